@@ -1,0 +1,84 @@
+"""The one vocabulary of input events that every input source feeds.
+
+Keyboard, touch screen, GPIO buttons and the card scanner all turn what
+happens at the table into these values; the controller turns them into
+engine actions. Nothing here knows a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.cards import Card, Color
+
+
+class Key(Enum):
+    """A semantic button: what the player means, whatever device sent it."""
+
+    HINT = "hint"
+    PLAY = "play"
+    DISCARD = "discard"
+    UNDO = "undo"
+    OK = "ok"
+    BACK = "back"
+    NEXT = "next"
+    PREVIOUS = "previous"
+    MENU = "menu"
+    HELP = "help"
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button was pressed (keyboard key, GPIO button, on-screen button)."""
+
+    key: Key
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseColor:
+    """A colour was picked (keyboard letter, on-screen colour)."""
+
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseRank:
+    """A rank 1-5 was picked."""
+
+    rank: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseNumber:
+    """A digit was typed where a number is asked (e.g. player count 2-5)."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardScanned:
+    """The scanner read a tag. ``card`` is None when the tag is not enrolled."""
+
+    tag: str
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class Tap:
+    """A touch or click at a screen position, resolved later by the layout."""
+
+    x: int
+    y: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceStatus:
+    """An input device came or went ("scanner disconnected")."""
+
+    device: str
+    connected: bool
+    message: str
+
+
+InputEvent = Press | ChooseColor | ChooseRank | ChooseNumber | CardScanned | Tap | DeviceStatus
