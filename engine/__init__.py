@@ -1,0 +1,37 @@
+"""The Hanabi rules engine: pure, deterministic, no I/O.
+
+It knows only what the table reveals (played and discarded cards, hints
+given) and decides whether each action is legal and what it does.
+"""
+
+from engine.actions import Action, Discard, Hint, Play
+from engine.cards import ALL_CARDS, Card, CardFormatError, Color
+from engine.errors import IllegalAction
+from engine.game import EndReason, Event, EventKind, Game, Outcome, Position, Rating, rating_for
+from engine.setup import MAX_FUSES, MAX_HINTS, GameSetup, Multicolor, SetupError, SuitSpec
+
+__all__ = [
+    "ALL_CARDS",
+    "MAX_FUSES",
+    "MAX_HINTS",
+    "Action",
+    "Card",
+    "CardFormatError",
+    "Color",
+    "Discard",
+    "EndReason",
+    "Event",
+    "EventKind",
+    "Game",
+    "GameSetup",
+    "Hint",
+    "IllegalAction",
+    "Multicolor",
+    "Outcome",
+    "Play",
+    "Position",
+    "Rating",
+    "SetupError",
+    "SuitSpec",
+    "rating_for",
+]

@@ -1,0 +1,50 @@
+"""The three actions of a turn, as the table reports them.
+
+The companion sees only what the table reveals: a hint may come without its
+receiver or what it named, a play or a discard comes with the card revealed.
+
+>>> Play(Card.from_code("R3"))
+Play(card=Card(color=<Color.RED: 0>, rank=3), announce=None, player=None, at=None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Card, Color
+
+# Slotted, non-frozen dataclasses: a frozen one costs 2.5x as much to build,
+# and the engine builds one per replayed action. Treat them as values.
+
+
+@dataclass(slots=True)
+class Hint:
+    """Give a hint. ``to``, ``color`` and ``rank`` are optional at a real table."""
+
+    to: int | None = None
+    color: Color | None = None
+    rank: int | None = None
+    player: int | None = None
+    at: str | None = None
+
+
+@dataclass(slots=True)
+class Play:
+    """Play a card; ``announce`` is the colour named first (timed display)."""
+
+    card: Card
+    announce: Color | None = None
+    player: int | None = None
+    at: str | None = None
+
+
+@dataclass(slots=True)
+class Discard:
+    """Discard a card."""
+
+    card: Card
+    player: int | None = None
+    at: str | None = None
+
+
+Action = Hint | Play | Discard

@@ -1,0 +1,100 @@
+"""Why an action is refused: one exception per rule, each a ``ValueError``.
+
+Every refusal carries a stable ``code`` (for programs and tests) and a
+sentence a player understands (``str(error)``). A refused action changes
+nothing.
+
+>>> error = HintTokensFull()
+>>> error.code, str(error)
+('hint_tokens_full', 'All 8 hint tokens are available: you cannot discard')
+>>> isinstance(error, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid. Subclasses name the rule."""
+
+    code: ClassVar[str] = "illegal_action"
+    default_message: ClassVar[str] = "That action is not allowed"
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or self.default_message)
+
+    @property
+    def message(self) -> str:
+        """The sentence shown to the players."""
+        return str(self)
+
+
+class GameIsOver(IllegalAction):
+    code = "game_over"
+    default_message = "The game is over: no more actions"
+
+
+class NotYourTurn(IllegalAction):
+    code = "not_your_turn"
+
+
+class NoSuchSeat(IllegalAction):
+    code = "no_such_seat"
+
+
+class NoHintTokens(IllegalAction):
+    code = "no_hint_tokens"
+    default_message = "No hint token is left: you cannot give a hint"
+
+
+class HintTokensFull(IllegalAction):
+    code = "hint_tokens_full"
+    default_message = "All 8 hint tokens are available: you cannot discard"
+
+
+class HintToSelf(IllegalAction):
+    code = "hint_to_self"
+    default_message = "You cannot give a hint to yourself"
+
+
+class HintNamesBoth(IllegalAction):
+    code = "hint_names_both"
+    default_message = "A hint names one colour or one rank, never both"
+
+
+class HintColorNotAllowed(IllegalAction):
+    code = "hint_color_not_allowed"
+
+
+class HintToEmptyHand(IllegalAction):
+    code = "hint_to_empty_hand"
+
+
+class NoOneToHint(IllegalAction):
+    code = "no_one_to_hint"
+    default_message = "Nobody else has a card left: there is no one to give a hint to"
+
+
+class EmptyHand(IllegalAction):
+    code = "empty_hand"
+    default_message = "You have no card left to play or discard"
+
+
+class SuitNotInGame(IllegalAction):
+    code = "suit_not_in_game"
+
+
+class CardExhausted(IllegalAction):
+    code = "card_exhausted"
+
+
+class AnnounceNotAllowed(IllegalAction):
+    code = "announce_not_allowed"
+    default_message = "Announcing a colour is only allowed in the timed display variant"
+
+
+class NothingToUndo(IllegalAction):
+    code = "nothing_to_undo"
+    default_message = "Nothing to undo: the game has just started"

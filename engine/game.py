@@ -1,0 +1,500 @@
+"""The game: a set-up, the actions so far, and the position they fold into.
+
+The log is the truth. :class:`Game` applies actions one at a time to a
+:class:`Position`; each applied action yields an :class:`Event` that records
+what happened, so the screen, the history and the journal never recompute a
+rule. Undo drops the last action and folds the rest again.
+
+>>> from engine.actions import Discard, Hint, Play
+>>> game = Game(GameSetup(players=2, names=("Ann", "Bo")))
+>>> game.apply(Hint(to=1, rank=1)).hints_change
+-1
+>>> event = game.apply(Play(Card.from_code("R1")))
+>>> event.kind, game.position.fireworks[Color.RED], game.score
+(<EventKind.PLAY: 'play'>, 1, 1)
+>>> game.apply(Play(Card.from_code("R3"))).fuse_burnt
+True
+>>> game.undo()
+Play(card=Card(color=<Color.RED: 0>, rank=3), announce=None, player=None, at=None)
+>>> game.position.fuses
+0
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import NamedTuple
+
+from engine import errors
+from engine.actions import Action, Discard, Hint, Play
+from engine.cards import ALL_CARDS, Card, Color
+from engine.setup import MAX_FUSES, MAX_HINTS, GameSetup
+
+
+class Outcome(Enum):
+    """How a game ended."""
+
+    WON = "won"  # every firework complete
+    LOST = "lost"  # storm, or a crowning-piece defeat
+    FINISHED = "finished"  # the final round ended
+
+
+class EndReason(Enum):
+    """Why a game ended."""
+
+    PERFECT = "perfect"
+    STRIKEOUT = "strikeout"
+    FINAL_ROUND = "final_round"
+    CRITICAL_DISCARD = "critical_discard"
+    NO_LEGAL_ACTION = "no_legal_action"
+
+
+_OUTCOME_OF = {
+    EndReason.PERFECT: Outcome.WON,
+    EndReason.FINAL_ROUND: Outcome.FINISHED,
+    EndReason.STRIKEOUT: Outcome.LOST,
+    EndReason.CRITICAL_DISCARD: Outcome.LOST,
+    EndReason.NO_LEGAL_ACTION: Outcome.LOST,
+}
+
+
+class Rating(Enum):
+    """The rating bands of the rule books, lowest first."""
+
+    HORRIBLE = "horrible"
+    MEDIOCRE = "mediocre"
+    HONOURABLE = "honourable"
+    EXCELLENT = "excellent"
+    AMAZING = "amazing"
+    LEGENDARY = "legendary"
+    DIVINE = "divine"
+
+
+def rating_for(score: int, max_score: int) -> Rating:
+    """The band of a score (RULES.md section 5).
+
+    >>> rating_for(5, 25).value, rating_for(21, 25).value, rating_for(25, 25).value
+    ('horrible', 'amazing', 'legendary')
+    >>> rating_for(29, 30).value, rating_for(30, 30).value
+    ('legendary', 'divine')
+    """
+    if score >= 30 and max_score >= 30:
+        return Rating.DIVINE
+    if score >= 25:
+        return Rating.LEGENDARY
+    bands = (Rating.HORRIBLE, Rating.MEDIOCRE, Rating.HONOURABLE, Rating.EXCELLENT)
+    if score <= 20:
+        return bands[max(score - 1, 0) // 5]
+    return Rating.AMAZING
+
+
+class EventKind(Enum):
+    """What kind of action was applied."""
+
+    HINT = "hint"
+    PLAY = "play"  # the card was placed on its firework
+    MISPLAY = "misplay"  # the card went to the discard pile and a fuse burnt
+    DISCARD = "discard"
+
+
+class Event(NamedTuple):
+    """What one applied action did: a history item, never recomputed."""
+
+    turn: int  # 1 for the first action
+    player: int
+    action: Action
+    kind: EventKind
+    card: Card | None
+    hints_change: int  # tokens spent (-1) or gained (+1, +2), after the cap of 8
+    fuse_burnt: bool
+    firework_completed: bool
+    bonus_lost: bool  # a token the rules give was lost: all 8 were available
+    announce_right: bool | None  # timed display: None when nothing was announced
+    drew: bool
+    final_round_started: bool
+    end: EndReason | None
+
+
+class Position:
+    """Everything the table can know after some actions. Mutated only by :class:`Game`."""
+
+    __slots__ = (
+        "current",
+        "deck",
+        "discards",
+        "end_reason",
+        "final_round_turns_left",
+        "fireworks",
+        "fuses",
+        "hands",
+        "hints",
+        "seen",
+        "turns",
+    )
+
+    def __init__(self, setup: GameSetup) -> None:
+        self.hints = MAX_HINTS
+        self.fuses = 0
+        self.deck = setup.initial_deck
+        self.hands = [setup.hand_size] * setup.players
+        #: Top rank of each firework, indexed by colour (0: none yet).
+        self.fireworks = [0] * len(Color)
+        #: Played plus discarded copies of each card, indexed by ``Card.index``.
+        self.seen = [0] * len(ALL_CARDS)
+        #: The discard pile in the order cards reached it (misplays included).
+        self.discards: list[Card] = []
+        self.current = setup.first_player
+        self.turns = 0
+        self.final_round_turns_left: int | None = None
+        self.end_reason: EndReason | None = None
+
+    def copy(self) -> Position:
+        """An independent copy (a few small lists)."""
+        clone = Position.__new__(Position)
+        for name in Position.__slots__:
+            value = getattr(self, name)
+            setattr(clone, name, value.copy() if isinstance(value, list) else value)
+        return clone
+
+    def _key(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in Position.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in Position.__slots__)
+        return f"Position({fields})"
+
+
+class Game:
+    """A game in progress: set-up + actions, folded into a :class:`Position`."""
+
+    def __init__(self, setup: GameSetup) -> None:
+        self.setup = setup
+        self.position = Position(setup)
+        self.actions: list[Action] = []
+        self.events: list[Event] = []
+
+    @classmethod
+    def replay(cls, setup: GameSetup, actions: list[Action]) -> Game:
+        """Fold ``actions`` over the set-up. Raises the first refusal."""
+        game = cls(setup)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    # -- acting -----------------------------------------------------------
+
+    def apply(self, action: Action) -> Event:
+        """Apply one action, or raise :class:`~engine.errors.IllegalAction` and change nothing."""
+        _check(self.setup, self.position, action)
+        event = _advance(self.setup, self.position, action)
+        self.actions.append(action)
+        self.events.append(event)
+        return event
+
+    def check(self, action: Action) -> None:
+        """Raise the refusal ``action`` would get, if any; change nothing."""
+        _check(self.setup, self.position, action)
+
+    def preview(self, action: Action) -> Event:
+        """What ``action`` would do, without doing it (for a confirm step)."""
+        _check(self.setup, self.position, action)
+        return _advance(self.setup, self.position.copy(), action)
+
+    def undo(self) -> Action:
+        """Drop the last action (even after the end) and return it."""
+        if not self.actions:
+            raise errors.NothingToUndo()
+        undone = self.actions[-1]
+        kept = self.actions[:-1]
+        self.position = Position(self.setup)
+        self.actions = []
+        self.events = []
+        for action in kept:
+            self.apply(action)
+        return undone
+
+    # -- what the table knows -------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.position.end_reason is not None
+
+    @property
+    def end_reason(self) -> EndReason | None:
+        return self.position.end_reason
+
+    @property
+    def outcome(self) -> Outcome | None:
+        reason = self.position.end_reason
+        return None if reason is None else _OUTCOME_OF[reason]
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None once the game is over."""
+        return None if self.is_over else self.position.current
+
+    @property
+    def fireworks_total(self) -> int:
+        """The sum of the fireworks' top cards."""
+        fireworks = self.position.fireworks
+        return sum(fireworks[suit.color] for suit in self.setup.suits)
+
+    @property
+    def score(self) -> int:
+        """The score as the rules count it: 0 for a lost game unless the option keeps it."""
+        if self.outcome is Outcome.LOST and not self.setup.strikeout_keeps_score:
+            return 0
+        return self.fireworks_total
+
+    def firework_limits(self) -> dict[Color, int]:
+        """For each colour, the highest rank its firework can still reach."""
+        position, copies = self.position, self.setup.copies
+        limits = {}
+        for suit in self.setup.suits:
+            top = limit = position.fireworks[suit.color]
+            base = suit.color * 5
+            for rank in range(top + 1, 6):
+                if position.seen[base + rank - 1] >= copies[base + rank - 1]:
+                    break
+                limit = rank
+            limits[suit.color] = limit
+        return limits
+
+    def plays_left(self) -> int:
+        """The most cards the team can still play, counting turns and cards."""
+        position = self.position
+        if self.is_over:
+            return 0
+        if self.setup.crowning_piece:
+            return position.deck + sum(position.hands)
+        if position.final_round_turns_left is not None:
+            return position.final_round_turns_left
+        return position.deck + self.setup.players
+
+    @property
+    def max_score(self) -> int:
+        """The highest score still reachable from what has been revealed."""
+        if self.is_over:
+            return self.score
+        total = self.fireworks_total
+        missing = sum(self.firework_limits().values()) - total
+        return total + min(missing, self.plays_left())
+
+    @property
+    def pace(self) -> int | None:
+        """Discards the team can still afford before :attr:`max_score` drops."""
+        if self.is_over:
+            return None
+        return self.plays_left() - (self.max_score - self.fireworks_total)
+
+    def critical_cards(self) -> list[Card]:
+        """Cards still needed whose every other copy is gone (the last copy)."""
+        position, copies = self.position, self.setup.copies
+        critical = []
+        for color, limit in self.firework_limits().items():
+            for rank in range(position.fireworks[color] + 1, limit + 1):
+                card = Card(color, rank)
+                if copies[card.index] - position.seen[card.index] == 1:
+                    critical.append(card)
+        return critical
+
+    def dead_fireworks(self) -> list[Color]:
+        """Fireworks that can no longer be completed (a card they need is gone)."""
+        return [color for color, limit in self.firework_limits().items() if limit < 5]
+
+    def final_round_order(self) -> list[int] | None:
+        """The seats still to play in the final round, in order; None outside it."""
+        left = self.position.final_round_turns_left
+        if left is None or self.is_over:
+            return None
+        players, current = self.setup.players, self.position.current
+        return [(current + i) % players for i in range(left)]
+
+    @property
+    def rating(self) -> Rating | None:
+        """The rating band once the game is over; None while playing, when lost,
+        and in the crowning piece variant (perfect or lost, no scale)."""
+        if not self.is_over or self.outcome is Outcome.LOST or self.setup.crowning_piece:
+            return None
+        return rating_for(self.score, self.setup.max_score)
+
+
+# -- the rules themselves ---------------------------------------------------
+
+
+def _check(setup: GameSetup, position: Position, action: Action) -> None:
+    """Raise the refusal for ``action`` in ``position``; change nothing."""
+    if position.end_reason is not None:
+        raise errors.GameIsOver()
+    player = position.current
+    names = setup.names
+    claimed = action.player
+    if claimed is not None and claimed != player:
+        if not 0 <= claimed < setup.players:
+            raise errors.NoSuchSeat(f"There is no seat {claimed} at a {setup.players}-player table")
+        raise errors.NotYourTurn(f"It is {names[player]}'s turn, not {names[claimed]}'s")
+    hands = position.hands
+    kind = type(action)
+    if kind is Hint:
+        _check_hint(setup, position, action, player)
+        return
+    if kind is not Play and kind is not Discard:
+        raise TypeError(f"not an action: {action!r}")
+    if hands[player] == 0:
+        raise errors.EmptyHand()
+    if kind is Discard and position.hints >= MAX_HINTS:
+        raise errors.HintTokensFull()
+    card = action.card
+    index = card.index
+    copies = setup.copies[index]
+    if copies == 0:
+        raise errors.SuitNotInGame(
+            f"There is no {card.color.label} suit in this game: {card.code()} cannot be revealed"
+        )
+    if position.seen[index] >= copies:
+        copies_word = "the only" if copies == 1 else f"all {copies}"
+        raise errors.CardExhausted(
+            f"{copies_word.capitalize()} {card.code()} already revealed: this card cannot "
+            "exist any more. Check the card"
+        )
+    if kind is Play and action.announce is not None:
+        if not setup.timed_display:
+            raise errors.AnnounceNotAllowed()
+        if setup.suit(action.announce) is None:
+            raise errors.SuitNotInGame(f"There is no {action.announce.label} suit in this game")
+
+
+def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -> None:
+    if position.hints == 0:
+        raise errors.NoHintTokens()
+    hands = position.hands
+    to = hint.to
+    if to is not None:
+        if not 0 <= to < setup.players:
+            raise errors.NoSuchSeat(f"There is no seat {to} at a {setup.players}-player table")
+        if to == player:
+            raise errors.HintToSelf()
+        if hands[to] == 0 and not setup.empty_clues:
+            raise errors.HintToEmptyHand(
+                f"{setup.names[to]} has no card left: a hint must touch at least one card"
+            )
+    elif not setup.empty_clues and not any(
+        size for seat, size in enumerate(hands) if seat != player
+    ):
+        raise errors.NoOneToHint()
+    color, rank = hint.color, hint.rank
+    if color is not None and rank is not None:
+        raise errors.HintNamesBoth()
+    if color is not None:
+        suit = setup.suit(color)
+        if suit is None:
+            raise errors.SuitNotInGame(f"There is no {color.label} suit in this game")
+        if not suit.named_in_hints:
+            raise errors.HintColorNotAllowed(
+                f"With wild {color.label}, a hint cannot name {color.label}: "
+                "every colour hint touches those cards"
+            )
+    if rank is not None and rank not in (1, 2, 3, 4, 5):
+        raise errors.IllegalAction(f"A hint names a rank from 1 to 5, not {rank}")
+
+
+def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
+    """Apply a checked action to ``position`` and say what happened."""
+    player = position.current
+    card: Card | None = None
+    fuse_burnt = completed = bonus_lost = drew = final_round_started = False
+    announce_right: bool | None = None
+    end: EndReason | None = None
+    hands = position.hands
+
+    if type(action) is Hint:
+        kind = EventKind.HINT
+        position.hints -= 1
+        hints_change = -1
+    else:
+        card = action.card
+        color, rank = card
+        index = color * 5 + rank - 1
+        hands[player] -= 1
+        position.seen[index] += 1
+        hints_change = 0
+        if type(action) is Discard:
+            kind = EventKind.DISCARD
+            position.discards.append(card)
+            position.hints += 1
+            hints_change = 1
+        else:
+            announce = action.announce
+            if announce is not None:
+                announce_right = announce is color
+            if rank == position.fireworks[color] + 1 and announce_right is not False:
+                kind = EventKind.PLAY
+                position.fireworks[color] = rank
+                earned = (rank == 5) + (announce_right is True)
+                room = MAX_HINTS - position.hints
+                hints_change = min(earned, room)
+                bonus_lost = earned > room
+                position.hints += hints_change
+                completed = rank == 5
+                if completed and all(position.fireworks[s.color] == 5 for s in setup.suits):
+                    end = EndReason.PERFECT
+            else:
+                kind = EventKind.MISPLAY
+                position.discards.append(card)
+                position.fuses += 1
+                fuse_burnt = True
+                if position.fuses >= MAX_FUSES:
+                    end = EndReason.STRIKEOUT
+        if (
+            end is None
+            and kind is not EventKind.PLAY
+            and setup.crowning_piece
+            and rank > position.fireworks[color]
+            and position.seen[index] == setup.copies[index]
+        ):
+            end = EndReason.CRITICAL_DISCARD
+        if end is None and position.deck > 0:
+            position.deck -= 1
+            hands[player] += 1
+            drew = True
+            final_round_started = position.deck == 0 and not setup.crowning_piece
+
+    position.turns += 1
+    if end is None:
+        if position.final_round_turns_left is not None:
+            position.final_round_turns_left -= 1
+            if position.final_round_turns_left == 0:
+                end = EndReason.FINAL_ROUND
+        elif final_round_started:
+            position.final_round_turns_left = setup.players
+    if end is None:
+        following = (player + 1) % setup.players
+        position.current = following
+        if hands[following] == 0 and (
+            position.hints == 0 or (not setup.empty_clues and not any(size for size in hands))
+        ):
+            end = EndReason.NO_LEGAL_ACTION
+    if end is not None:
+        position.end_reason = end
+        position.final_round_turns_left = None
+
+    return Event(
+        position.turns,
+        player,
+        action,
+        kind,
+        card,
+        hints_change,
+        fuse_burnt,
+        completed,
+        bonus_lost,
+        announce_right,
+        drew,
+        final_round_started,
+        end,
+    )

@@ -1,0 +1,285 @@
+"""The game log, ``hanabi-log/1`` (see GAME-LOG.md): parse, write, summarise.
+
+One format serves the journal, the export, ``replay`` and test fixtures.
+Parsing is pure (text in, values out); reading files is the caller's job.
+
+>>> text = '''{"format": "hanabi-log/1", "players": 2}
+... {"action": "play", "card": "r1"}
+... # a comment
+... {"action": "hint", "to": 0, "rank": 2}'''
+>>> log = parse_log(text)
+>>> [type(a).__name__ for a in log.actions], log.lines
+(['Play', 'Hint'], [2, 4])
+>>> print(format_log(log.setup, log.actions))
+{"format": "hanabi-log/1", "players": 2, "names": ["Player 1", "Player 2"]}
+{"action": "play", "card": "R1"}
+{"action": "hint", "to": 0, "rank": 2}
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import Action, Discard, Hint, Play
+from engine.cards import Card, CardFormatError, Color
+from engine.errors import IllegalAction
+from engine.game import Game
+from engine.setup import GameSetup, Multicolor, SetupError
+
+FORMAT = "hanabi-log/1"
+
+_BOOLEAN_OPTIONS = (
+    "wild_multicolor",
+    "crowning_piece",
+    "timed_display",
+    "empty_clues",
+    "strikeout_keeps_score",
+)
+_HEADER_KEYS = frozenset(
+    {"format", "players", "first_player", "names", "multicolor", "started_at", *_BOOLEAN_OPTIONS}
+)
+_ACTION_KEYS = {
+    "hint": frozenset({"action", "to", "color", "rank", "player", "at"}),
+    "play": frozenset({"action", "card", "announce", "player", "at"}),
+    "discard": frozenset({"action", "card", "player", "at"}),
+}
+_decode = json.JSONDecoder().raw_decode
+
+
+class LogFormatError(ValueError):
+    """The text is not a valid log: bad JSON, unknown key, bad card (exit code 2)."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+class LogRuleError(ValueError):
+    """The log is well formed but an action breaks a rule (exit code 1)."""
+
+    def __init__(self, line: int, error: IllegalAction) -> None:
+        super().__init__(f"line {line}: {error}")
+        self.line = line
+        self.reason = str(error)
+        self.error = error
+
+
+@dataclass
+class GameLog:
+    """A parsed log: the set-up, the actions, and the line of each action."""
+
+    setup: GameSetup
+    actions: list[Action]
+    lines: list[int]
+    header_line: int = 1
+
+
+def parse_log(text: str) -> GameLog:
+    """Parse a whole log. Raises :class:`LogFormatError` with the line at fault."""
+    setup: GameSetup | None = None
+    header_line = 0
+    actions: list[Action] = []
+    lines: list[int] = []
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line or line[0] == "#":
+            continue
+        try:
+            obj, end = _decode(line)
+        except ValueError as error:
+            raise LogFormatError(number, f"not valid JSON ({error})") from None
+        if end != len(line):
+            raise LogFormatError(number, "more than one JSON value on the line")
+        if type(obj) is not dict:
+            raise LogFormatError(number, "each line must be a JSON object")
+        if setup is None:
+            setup = _parse_header(obj, number)
+            header_line = number
+            continue
+        try:
+            actions.append(parse_action(obj))
+        except ValueError as error:
+            raise LogFormatError(number, str(error)) from None
+        lines.append(number)
+    if setup is None:
+        raise LogFormatError(max(header_line, 1), "the log is empty: it needs a header line")
+    return GameLog(setup, actions, lines, header_line)
+
+
+def replay_log(text: str) -> Game:
+    """Parse a log and apply it; :class:`LogFormatError` or :class:`LogRuleError` if it fails."""
+    log = parse_log(text)
+    game = Game(log.setup)
+    apply = game.apply
+    index = 0
+    try:
+        for index, action in enumerate(log.actions):  # noqa: B007 - used after the loop
+            apply(action)
+    except IllegalAction as error:
+        raise LogRuleError(log.lines[index], error) from None
+    return game
+
+
+def _parse_header(obj: dict[str, Any], line: int) -> GameSetup:
+    if obj.get("format") != FORMAT:
+        raise LogFormatError(
+            line, f'the first object must be the header, with "format": "{FORMAT}"'
+        )
+    unknown = obj.keys() - _HEADER_KEYS
+    if unknown:
+        raise LogFormatError(line, f"unknown header key {sorted(unknown)[0]!r}")
+    if "players" not in obj:
+        raise LogFormatError(line, 'the header needs "players" (2 to 5)')
+    for key in ("players", "first_player"):
+        if key in obj and not _is_int(obj[key]):
+            raise LogFormatError(line, f"{key} must be a whole number")
+    names = obj.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise LogFormatError(line, "names must be a list of strings")
+    for key in _BOOLEAN_OPTIONS:
+        if key in obj and not isinstance(obj[key], bool):
+            raise LogFormatError(line, f"{key} must be true or false")
+    started_at = obj.get("started_at")
+    if started_at is not None and not isinstance(started_at, str):
+        raise LogFormatError(line, "started_at must be a string (ISO 8601 time)")
+    try:
+        multicolor = Multicolor(obj.get("multicolor", "none"))
+    except ValueError:
+        raise LogFormatError(line, 'multicolor must be "none", "short" or "full"') from None
+    try:
+        return GameSetup(
+            players=obj["players"],
+            first_player=obj.get("first_player", 0),
+            names=tuple(names),
+            multicolor=multicolor,
+            started_at=started_at,
+            **{key: obj[key] for key in _BOOLEAN_OPTIONS if key in obj},
+        )
+    except SetupError as error:
+        raise LogFormatError(line, str(error)) from None
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def parse_action(obj: dict[str, Any]) -> Action:
+    """Build an action from its JSON object; ``ValueError`` with the reason if malformed.
+
+    >>> parse_action({"action": "discard", "card": "B1", "player": 1})
+    Discard(card=Card(color=<Color.BLUE: 3>, rank=1), player=1, at=None)
+    """
+    kind = obj.get("action")
+    allowed = _ACTION_KEYS.get(kind)  # type: ignore[arg-type]
+    if allowed is None:
+        raise ValueError(f'"action" must be "hint", "play" or "discard", not {kind!r}')
+    if not allowed.issuperset(obj):
+        unknown = sorted(set(obj) - allowed)[0]
+        raise ValueError(f"unknown key {unknown!r} in a {kind} action")
+    player = obj.get("player")
+    if player is not None and type(player) is not int:
+        raise ValueError("player must be a seat number")
+    at = obj.get("at")
+    if at is not None and type(at) is not str:
+        raise ValueError("at must be a string (ISO 8601 time)")
+    try:
+        if kind == "hint":
+            to, color, rank = obj.get("to"), obj.get("color"), obj.get("rank")
+            if to is not None and type(to) is not int:
+                raise ValueError("to must be a seat number")
+            if rank is not None and (type(rank) is not int or not 1 <= rank <= 5):
+                raise ValueError("rank must be a number from 1 to 5")
+            return Hint(to, None if color is None else Color.from_name(color), rank, player, at)
+        card = obj.get("card")
+        if card is None:
+            raise ValueError(f'a {kind} action needs its card, like "card": "R3"')
+        if kind == "play":
+            announce = obj.get("announce")
+            return Play(
+                Card.from_code(card),
+                None if announce is None else Color.from_name(announce),
+                player,
+                at,
+            )
+        return Discard(Card.from_code(card), player, at)
+    except CardFormatError as error:
+        raise ValueError(str(error)) from None
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """The JSON object of an action, keys in a stable order."""
+    out: dict[str, Any]
+    if isinstance(action, Hint):
+        out = {"action": "hint"}
+        if action.player is not None:
+            out["player"] = action.player
+        if action.to is not None:
+            out["to"] = action.to
+        if action.color is not None:
+            out["color"] = action.color.label
+        if action.rank is not None:
+            out["rank"] = action.rank
+    else:
+        out = {"action": "play" if isinstance(action, Play) else "discard"}
+        if action.player is not None:
+            out["player"] = action.player
+        out["card"] = action.card.code()
+        if isinstance(action, Play) and action.announce is not None:
+            out["announce"] = action.announce.label
+    if action.at is not None:
+        out["at"] = action.at
+    return out
+
+
+def setup_to_dict(setup: GameSetup) -> dict[str, Any]:
+    """The header object of a log; options only when they differ from the default."""
+    out: dict[str, Any] = {"format": FORMAT, "players": setup.players}
+    if setup.first_player:
+        out["first_player"] = setup.first_player
+    out["names"] = list(setup.names)
+    if setup.multicolor is not Multicolor.NONE:
+        out["multicolor"] = setup.multicolor.value
+    for key in _BOOLEAN_OPTIONS:
+        if getattr(setup, key):
+            out[key] = True
+    if setup.started_at is not None:
+        out["started_at"] = setup.started_at
+    return out
+
+
+def dump_line(obj: dict[str, Any]) -> str:
+    """One log line (no newline)."""
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def format_log(setup: GameSetup, actions: list[Action]) -> str:
+    """The whole log text, one object per line, ending with a newline."""
+    lines = [dump_line(setup_to_dict(setup))]
+    lines.extend(dump_line(action_to_dict(action)) for action in actions)
+    return "\n".join(lines) + "\n"
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """The object ``replay`` prints (GAME-LOG.md, "Replaying")."""
+    position = game.position
+    outcome, reason, rating = game.outcome, game.end_reason, game.rating
+    return {
+        "status": "over" if game.is_over else "playing",
+        "outcome": None if outcome is None else outcome.value,
+        "end_reason": None if reason is None else reason.value,
+        "score": game.score,
+        "max_score": game.max_score,
+        "rating": None if rating is None else rating.value,
+        "hints": position.hints,
+        "fuses": position.fuses,
+        "deck": position.deck,
+        "turns": position.turns,
+        "current_player": game.current_player,
+        "final_round_turns_left": position.final_round_turns_left,
+        "fireworks": {color.label: position.fireworks[color] for color in game.setup.colors},
+        "discards": [card.code() for card in sorted(position.discards)],
+    }

@@ -1,0 +1,128 @@
+"""A simulated table: a real shuffled deck, real hands, random legal turns.
+
+The companion never sees hands; this simulator does, so it can play whole
+games that a real table could have played. Tests and benchmarks use it to
+produce logs, and to check that every card stays accounted for.
+
+>>> import random
+>>> table = SimulatedTable(GameSetup(players=3), random.Random(7))
+>>> game = table.play_out()
+>>> game.is_over, len(table.hands), sum(map(len, table.hands)) + len(table.draw_pile) > 0
+(True, 3, True)
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.actions import Action, Discard, Hint, Play
+from engine.cards import ALL_CARDS, Card
+from engine.game import Game
+from engine.setup import MAX_HINTS, GameSetup
+
+
+class SimulatedTable:
+    """Deals a real deck and plays random legal turns through a :class:`Game`."""
+
+    def __init__(
+        self,
+        setup: GameSetup,
+        rng: random.Random,
+        *,
+        skill: float = 0.9,
+        play_bias: float = 0.45,
+        announce_rate: float = 0.3,
+    ) -> None:
+        self.setup = setup
+        self.rng = rng
+        #: Chance that a turn is a sensible one (it sees every hand); else a random legal turn.
+        self.skill = skill
+        self.play_bias = play_bias
+        self.announce_rate = announce_rate
+        deck = [card for card in ALL_CARDS for _ in range(setup.copies[card.index])]
+        rng.shuffle(deck)
+        #: The draw pile; the top card is the last one.
+        self.draw_pile = deck
+        self.hands: list[list[Card]] = [
+            [self.draw_pile.pop() for _ in range(setup.hand_size)] for _ in range(setup.players)
+        ]
+        self.game = Game(setup)
+
+    def touched(self, seat: int, hint: Hint) -> list[int]:
+        """Positions in ``seat``'s hand that ``hint`` points at (complete information)."""
+        hand = self.hands[seat]
+        if hint.rank is not None:
+            return [i for i, card in enumerate(hand) if card.rank == hint.rank]
+        wild = {s.color for s in self.setup.suits if s.touched_by_every_color_hint}
+        return [i for i, card in enumerate(hand) if card.color is hint.color or card.color in wild]
+
+    def legal_hints(self) -> list[Hint]:
+        """Every complete hint the player to act may give."""
+        game, setup = self.game, self.setup
+        player = game.position.current
+        if game.position.hints == 0:
+            return []
+        hints = []
+        for seat in range(setup.players):
+            if seat == player:
+                continue
+            options = [Hint(seat, rank=rank) for rank in range(1, 6)]
+            options += [Hint(seat, color=s.color) for s in setup.suits if s.named_in_hints]
+            for hint in options:
+                if setup.empty_clues or self.touched(seat, hint):
+                    hints.append(hint)
+        return hints
+
+    def choose(self) -> Action:
+        """A legal action for the player to act, with the real card."""
+        game, rng = self.game, self.rng
+        player = game.position.current
+        hand = self.hands[player]
+        hints = self.legal_hints()
+        can_discard = bool(hand) and game.position.hints < MAX_HINTS
+        if rng.random() < self.skill:
+            fireworks = game.position.fireworks
+            playable = [card for card in hand if card.rank == fireworks[card.color] + 1]
+            if playable:
+                card = rng.choice(playable)
+                announce = card.color if self.setup.timed_display and rng.random() < 0.5 else None
+                return Play(card, announce, player=player)
+            critical = set(game.critical_cards())
+            safe = [card for card in hand if card not in critical]
+            if can_discard and safe and (not hints or rng.random() < 0.5):
+                useless = [card for card in safe if card.rank <= fireworks[card.color]]
+                return Discard(rng.choice(useless or safe), player=player)
+            if hints:
+                return rng.choice(hints)
+        roll = rng.random()
+        if hand and (roll < self.play_bias or not (hints or can_discard)):
+            card = rng.choice(hand)
+            announce = None
+            if self.setup.timed_display and rng.random() < self.announce_rate:
+                announce = card.color if rng.random() < 0.8 else rng.choice(self.setup.colors)
+            return Play(card, announce, player=player)
+        if can_discard and (roll < 0.75 or not hints):
+            return Discard(rng.choice(hand), player=player)
+        if hints:
+            return rng.choice(hints)
+        raise RuntimeError("the engine should have ended a game with no legal action")
+
+    def step(self) -> Action:
+        """Play one random legal turn (the engine referees it) and return it."""
+        action = self.choose()
+        player = self.game.position.current
+        self.game.apply(action)
+        if not isinstance(action, Hint):
+            self.hands[player].remove(action.card)
+            position = self.game.position
+            if position.hands[player] > len(self.hands[player]):
+                self.hands[player].append(self.draw_pile.pop())
+        return action
+
+    def play_out(self, max_turns: int = 10_000) -> Game:
+        """Play until the game ends."""
+        for _ in range(max_turns):
+            if self.game.is_over:
+                break
+            self.step()
+        return self.game
