@@ -350,7 +350,7 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
     if kind is Discard and position.hints >= MAX_HINTS:
         raise errors.HintTokensFull()
     card = action.card
-    index = card.index
+    index = card[0] * 5 + card[1] - 1  # Card.index, without the property call
     copies = setup.copies[index]
     if copies == 0:
         raise errors.SuitNotInGame(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cache
 
 from engine.cards import ALL_CARDS, Card, Color
 
@@ -65,6 +66,7 @@ class GameSetup:
     suits: tuple[SuitSpec, ...] = field(init=False, repr=False, compare=False)
     #: Copies in the deck of each card, indexed by :attr:`Card.index` (0 if not in play).
     copies: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _suit_of: dict[Color, SuitSpec] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
@@ -85,22 +87,10 @@ class GameSetup:
         other_variants = (self.multicolor is not Multicolor.NONE) + self.timed_display
         if self.crowning_piece and other_variants > 1:
             raise SetupError("the crowning piece combines with one other variant only")
-        suits = [SuitSpec(color) for color in Color if color is not Color.MULTICOLOR]
-        if self.multicolor is not Multicolor.NONE:
-            suits.append(
-                SuitSpec(
-                    Color.MULTICOLOR,
-                    SHORT_COPIES if self.multicolor is Multicolor.SHORT else NORMAL_COPIES,
-                    named_in_hints=not self.wild_multicolor,
-                    touched_by_every_color_hint=self.wild_multicolor,
-                )
-            )
-        object.__setattr__(self, "suits", tuple(suits))
-        copies = [0] * len(ALL_CARDS)
-        for suit in suits:
-            for rank, count in enumerate(suit.copies, start=1):
-                copies[Card(suit.color, rank).index] = count
-        object.__setattr__(self, "copies", tuple(copies))
+        suits, copies, suit_of = _deck(self.multicolor, self.wild_multicolor)
+        object.__setattr__(self, "suits", suits)
+        object.__setattr__(self, "copies", copies)
+        object.__setattr__(self, "_suit_of", suit_of)
 
     @property
     def hand_size(self) -> int:
@@ -129,10 +119,7 @@ class GameSetup:
 
     def suit(self, color: Color) -> SuitSpec | None:
         """The suit of that colour, or None when it is not in this game."""
-        for suit in self.suits:
-            if suit.color is color:
-                return suit
-        return None
+        return self._suit_of.get(color)
 
     def variant_name(self) -> str:
         """A short English description, e.g. ``"short multicolor, timed display"``."""
@@ -150,3 +137,25 @@ class GameSetup:
             if flag:
                 parts.append(label)
         return ", ".join(parts) or "base game"
+
+
+@cache
+def _deck(
+    multicolor: Multicolor, wild: bool
+) -> tuple[tuple[SuitSpec, ...], tuple[int, ...], dict[Color, SuitSpec]]:
+    """The suits in play, the copies of each card and a colour index (one per variant)."""
+    suits = [SuitSpec(color) for color in Color if color is not Color.MULTICOLOR]
+    if multicolor is not Multicolor.NONE:
+        suits.append(
+            SuitSpec(
+                Color.MULTICOLOR,
+                SHORT_COPIES if multicolor is Multicolor.SHORT else NORMAL_COPIES,
+                named_in_hints=not wild,
+                touched_by_every_color_hint=wild,
+            )
+        )
+    copies = [0] * len(ALL_CARDS)
+    for suit in suits:
+        for rank, count in enumerate(suit.copies, start=1):
+            copies[Card(suit.color, rank).index] = count
+    return tuple(suits), tuple(copies), {suit.color: suit for suit in suits}

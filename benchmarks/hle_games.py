@@ -1,0 +1,125 @@
+"""Drive DeepMind's Hanabi Learning Environment (HLE) and translate its games into our log.
+
+HLE deals from its own seeded generator, so the games come from HLE: it
+plays, we record what the table would reveal (the card played or discarded,
+the hint's receiver and colour or rank) as a ``hanabi-log/1`` text. Used by
+``crosscheck_hle.py`` and ``engine_speed.py``; needs the
+``hanabi-learning-environment`` package, which CI does not install.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from hanabi_learning_environment import pyhanabi
+
+from engine.actions import Action, Discard, Hint, Play
+from engine.cards import Card, Color
+from engine.log import format_log
+from engine.setup import GameSetup
+
+Move = Any  # pyhanabi.HanabiMove, or None for "deal a card" (a chance move)
+
+
+@dataclass
+class HleGame:
+    seed: int
+    players: int
+    moves: list[Move]  # player moves and None for each chance deal, in order
+    actions: list[Action]
+    snapshots: list[dict[str, Any]]  # HLE's view after each player move
+    log_text: str
+
+
+def new_hle_game(players: int, seed: int) -> pyhanabi.HanabiGame:
+    return pyhanabi.HanabiGame({"players": players, "seed": seed, "random_start_player": False})
+
+
+def _card(hle_card: pyhanabi.HanabiCard) -> Card:
+    return Card(
+        Color.from_letter(pyhanabi.color_idx_to_char(hle_card.color())), hle_card.rank() + 1
+    )
+
+
+def snapshot(state: pyhanabi.HanabiState) -> dict[str, Any]:
+    fireworks = state.fireworks()
+    return {
+        "hints": state.information_tokens(),
+        "fuses": 3 - state.life_tokens(),
+        "deck": state.deck_size(),
+        "fireworks": {
+            Color.from_letter(pyhanabi.color_idx_to_char(i)).label: top
+            for i, top in enumerate(fireworks)
+        },
+        "discards": sorted(_card(card).code() for card in state.discard_pile()),
+        "over": state.is_terminal(),
+        "score": state.score(),
+        "current_player": None if state.is_terminal() else state.cur_player(),
+    }
+
+
+def play_hle_game(players: int, seed: int, skill: float = 0.85) -> HleGame:
+    """Let HLE play one game with a simple policy; record it as our log."""
+    rng = random.Random(seed)
+    hle_game = new_hle_game(players, seed)  # keep it alive: HLE's state does not
+    state = hle_game.new_initial_state()
+    moves: list[Move] = []
+    actions: list[Action] = []
+    snapshots = []
+
+    def deal() -> None:
+        while not state.is_terminal() and state.cur_player() == pyhanabi.CHANCE_PLAYER_ID:
+            state.deal_random_card()
+            moves.append(None)
+
+    deal()
+    while not state.is_terminal():
+        player = state.cur_player()
+        hand = state.player_hands()[player]
+        legal = state.legal_moves()
+        playable = [
+            m
+            for m in legal
+            if m.type() == pyhanabi.HanabiMoveType.PLAY
+            and state.card_playable_on_fireworks(
+                hand[m.card_index()].color(), hand[m.card_index()].rank()
+            )
+        ]
+        if rng.random() < skill:  # a careful player: play what fits, else hint or discard
+            careful = [m for m in legal if m.type() != pyhanabi.HanabiMoveType.PLAY]
+            move = rng.choice(playable or careful or legal)
+        else:
+            move = rng.choice(legal)
+        kind = move.type()
+        if kind == pyhanabi.HanabiMoveType.PLAY:
+            actions.append(Play(_card(hand[move.card_index()]), player=player))
+        elif kind == pyhanabi.HanabiMoveType.DISCARD:
+            actions.append(Discard(_card(hand[move.card_index()]), player=player))
+        else:
+            to = (player + move.target_offset()) % players
+            if kind == pyhanabi.HanabiMoveType.REVEAL_COLOR:
+                color = Color.from_letter(pyhanabi.color_idx_to_char(move.color()))
+                actions.append(Hint(to=to, color=color, player=player))
+            else:
+                actions.append(Hint(to=to, rank=move.rank() + 1, player=player))
+        state.apply_move(move)
+        moves.append(move)
+        deal()
+        snapshots.append(snapshot(state))
+    text = format_log(GameSetup(players=players), actions)
+    return HleGame(seed, players, moves, actions, snapshots, text)
+
+
+def replay_in_hle(game: HleGame, hle_game: pyhanabi.HanabiGame) -> int:
+    """Apply the recorded moves again in HLE (a fresh game with the same seed)."""
+    state = hle_game.new_initial_state()
+    applied = 0
+    for move in game.moves:
+        if move is None:
+            state.deal_random_card()
+        else:
+            state.apply_move(move)
+            applied += 1
+    return applied
