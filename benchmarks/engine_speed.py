@@ -99,9 +99,8 @@ def main() -> None:
             start = time.perf_counter()
             subprocess.run([command, "replay", log_file.name], check=True, capture_output=True)
             times.append(time.perf_counter() - start)
-        print(
-            f"'hanabi-companion replay' start to exit: median {statistics.median(times) * 1000:.0f} ms"
-        )
+        median_ms = statistics.median(times) * 1000
+        print(f"'hanabi-companion replay' start to exit: median {median_ms:.0f} ms")
         Path(log_file.name).unlink()
 
 

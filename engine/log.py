@@ -23,8 +23,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from engine.actions import Action, Discard, Hint, Play
-from engine.cards import Card, CardFormatError, Color
+from engine.cards import ALL_CARDS, Card, CardFormatError, Color
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.setup import GameSetup, Multicolor, SetupError
@@ -41,12 +43,12 @@ _BOOLEAN_OPTIONS = (
 _HEADER_KEYS = frozenset(
     {"format", "players", "first_player", "names", "multicolor", "started_at", *_BOOLEAN_OPTIONS}
 )
+_CARD_BY_CODE = {card.code(): card for card in ALL_CARDS}
 _ACTION_KEYS = {
     "hint": frozenset({"action", "to", "color", "rank", "player", "at"}),
     "play": frozenset({"action", "card", "announce", "player", "at"}),
     "discard": frozenset({"action", "card", "player", "at"}),
 }
-_decode = json.JSONDecoder().raw_decode
 
 
 class LogFormatError(ValueError):
@@ -89,11 +91,11 @@ def parse_log(text: str) -> GameLog:
         if not line or line[0] == "#":
             continue
         try:
-            obj, end = _decode(line)
-        except ValueError as error:
+            # Strict: one JSON value per line; 2.5x the standard library's speed; deep
+            # nesting is a JSONDecodeError too (no RecursionError).
+            obj = orjson.loads(line)
+        except orjson.JSONDecodeError as error:
             raise LogFormatError(number, f"not valid JSON ({error})") from None
-        if end != len(line):
-            raise LogFormatError(number, "more than one JSON value on the line")
         if type(obj) is not dict:
             raise LogFormatError(number, "each line must be a JSON object")
         if setup is None:
@@ -174,7 +176,7 @@ def parse_action(obj: dict[str, Any]) -> Action:
     Discard(card=Card(color=<Color.BLUE: 3>, rank=1), player=1, at=None)
     """
     kind = obj.get("action")
-    allowed = _ACTION_KEYS.get(kind)  # type: ignore[arg-type]
+    allowed = _ACTION_KEYS.get(kind) if type(kind) is str else None
     if allowed is None:
         raise ValueError(f'"action" must be "hint", "play" or "discard", not {kind!r}')
     if not allowed.issuperset(obj):
@@ -197,15 +199,11 @@ def parse_action(obj: dict[str, Any]) -> Action:
         card = obj.get("card")
         if card is None:
             raise ValueError(f'a {kind} action needs its card, like "card": "R3"')
+        card = _CARD_BY_CODE.get(card) or Card.from_code(card)
         if kind == "play":
             announce = obj.get("announce")
-            return Play(
-                Card.from_code(card),
-                None if announce is None else Color.from_name(announce),
-                player,
-                at,
-            )
-        return Discard(Card.from_code(card), player, at)
+            return Play(card, None if announce is None else Color.from_name(announce), player, at)
+        return Discard(card, player, at)
     except CardFormatError as error:
         raise ValueError(str(error)) from None
 
