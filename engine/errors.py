@@ -22,8 +22,10 @@ class IllegalAction(ValueError):
     code: ClassVar[str] = "illegal_action"
     default_message: ClassVar[str] = "That action is not allowed"
 
-    def __init__(self, message: str | None = None) -> None:
+    def __init__(self, message: str | None = None, **params: object) -> None:
         super().__init__(message or self.default_message)
+        #: What the sentence mentions (seat numbers, card codes…), for other languages.
+        self.params = params
 
     @property
     def message(self) -> str:

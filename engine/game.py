@@ -336,8 +336,12 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
     claimed = action.player
     if claimed is not None and claimed != player:
         if not 0 <= claimed < setup.players:
-            raise errors.NoSuchSeat(f"There is no seat {claimed} at a {setup.players}-player table")
-        raise errors.NotYourTurn(f"It is {names[player]}'s turn, not {names[claimed]}'s")
+            raise errors.NoSuchSeat(
+                f"There is no seat {claimed} at a {setup.players}-player table", seat=claimed
+            )
+        raise errors.NotYourTurn(
+            f"It is {names[player]}'s turn, not {names[claimed]}'s", player=player, claimed=claimed
+        )
     hands = position.hands
     kind = type(action)
     if kind is Hint:
@@ -354,19 +358,24 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
     copies = setup.copies[index]
     if copies == 0:
         raise errors.SuitNotInGame(
-            f"There is no {card.color.label} suit in this game: {card.code()} cannot be revealed"
+            f"There is no {card.color.label} suit in this game: {card.code()} cannot be revealed",
+            card=card,
         )
     if position.seen[index] >= copies:
         copies_word = "the only" if copies == 1 else f"all {copies}"
         raise errors.CardExhausted(
             f"{copies_word.capitalize()} {card.code()} already revealed: this card cannot "
-            "exist any more. Check the card"
+            "exist any more. Check the card",
+            card=card,
+            copies=copies,
         )
     if kind is Play and action.announce is not None:
         if not setup.timed_display:
             raise errors.AnnounceNotAllowed()
         if setup.suit(action.announce) is None:
-            raise errors.SuitNotInGame(f"There is no {action.announce.label} suit in this game")
+            raise errors.SuitNotInGame(
+                f"There is no {action.announce.label} suit in this game", color=action.announce
+            )
 
 
 def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -> None:
@@ -376,12 +385,15 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
     to = hint.to
     if to is not None:
         if not 0 <= to < setup.players:
-            raise errors.NoSuchSeat(f"There is no seat {to} at a {setup.players}-player table")
+            raise errors.NoSuchSeat(
+                f"There is no seat {to} at a {setup.players}-player table", seat=to
+            )
         if to == player:
             raise errors.HintToSelf()
         if hands[to] == 0 and not setup.empty_clues:
             raise errors.HintToEmptyHand(
-                f"{setup.names[to]} has no card left: a hint must touch at least one card"
+                f"{setup.names[to]} has no card left: a hint must touch at least one card",
+                seat=to,
             )
     elif not setup.empty_clues and not any(
         size for seat, size in enumerate(hands) if seat != player
@@ -393,14 +405,15 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
     if color is not None:
         suit = setup.suit(color)
         if suit is None:
-            raise errors.SuitNotInGame(f"There is no {color.label} suit in this game")
+            raise errors.SuitNotInGame(f"There is no {color.label} suit in this game", color=color)
         if not suit.named_in_hints:
             raise errors.HintColorNotAllowed(
                 f"With wild {color.label}, a hint cannot name {color.label}: "
-                "every colour hint touches those cards"
+                "every colour hint touches those cards",
+                color=color,
             )
     if rank is not None and rank not in (1, 2, 3, 4, 5):
-        raise errors.IllegalAction(f"A hint names a rank from 1 to 5, not {rank}")
+        raise errors.IllegalAction(f"A hint names a rank from 1 to 5, not {rank}", rank=rank)
 
 
 def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
