@@ -57,6 +57,13 @@ class ChooseNumber:
 
 
 @dataclass(frozen=True, slots=True)
+class TypeText:
+    """Characters typed on a keyboard where text is asked (a player's name)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class CardScanned:
     """The scanner read a tag. ``card`` is None when the tag is not enrolled."""
 
@@ -81,4 +88,6 @@ class DeviceStatus:
     message: str
 
 
-InputEvent = Press | ChooseColor | ChooseRank | ChooseNumber | CardScanned | Tap | DeviceStatus
+InputEvent = (
+    Press | ChooseColor | ChooseRank | ChooseNumber | TypeText | CardScanned | Tap | DeviceStatus
+)
