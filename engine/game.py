@@ -113,6 +113,8 @@ class Event(NamedTuple):
     drew: bool
     final_round_started: bool
     end: EndReason | None
+    hints_after: int  # hint tokens available after the action
+    fuses_after: int  # fuses burnt after the action
 
 
 class Position:
@@ -510,4 +512,6 @@ def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
         drew,
         final_round_started,
         end,
+        position.hints,
+        position.fuses,
     )
