@@ -1,0 +1,356 @@
+#!/usr/bin/env bash
+# Install hanabi-companion as an appliance on Raspberry Pi OS (Bookworm):
+# a system user, a virtual environment in /opt, a default configuration in
+# /etc, and a systemd service that owns the screen from boot on.
+#
+#   sudo systemd/install.sh              install, or update after `git pull`
+#   sudo systemd/install.sh --uninstall  remove everything but the games
+#
+# Run it from the repository checkout it lives in; that checkout is what gets
+# installed. Running it twice gives the same result as running it once.
+set -euo pipefail
+# Whatever root's umask, the service user must be able to read the venv and
+# the configuration.
+umask 022
+# pip's warning about running as root does not apply to a dedicated venv.
+export PIP_ROOT_USER_ACTION=ignore
+
+readonly APP=hanabi-companion
+readonly SERVICE=hanabi-companion.service
+readonly USER_NAME=hanabi
+readonly WANTED_GROUPS=(video render input gpio dialout)
+# python3-lgpio: GPIO through gpiozero, used from the venv thanks to
+# --system-site-packages. python3-venv: `python3 -m venv` on Debian.
+# The rest: SDL (bundled in the pygame-ce wheel) loads libdrm, libgbm and
+# EGL/GLES at run time for its KMSDRM driver, and Mesa's vc4/v3d drivers
+# come with libgl1-mesa-dri; Raspberry Pi OS Lite lacks some of them.
+readonly APT_PACKAGES=(python3-lgpio python3-venv libdrm2 libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri)
+
+SOURCE_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
+readonly SOURCE_DIR
+
+ROOT=""
+USE_APT=1
+USE_PIP=1
+ACTION=install
+PYTHON=${HANABI_PYTHON:-python3}
+# Extra pip arguments, e.g. HANABI_PIP_ARGS="--index-url https://…" (word-split).
+PIP_ARGS=${HANABI_PIP_ARGS:-}
+
+usage() {
+    cat <<EOF
+Usage: sudo $0 [OPTIONS]
+
+Installs hanabi-companion from this checkout ($SOURCE_DIR) as a systemd
+service that takes over the screen (tty1) at boot:
+
+  user        $USER_NAME (system user, no login), in the groups that exist of:
+              ${WANTED_GROUPS[*]}
+  program     /opt/$APP/venv (a venv with --system-site-packages)
+  config      /etc/$APP/config.toml (written only if missing)
+  service     /etc/systemd/system/$SERVICE (enabled; getty@tty1 disabled)
+  games       /var/lib/$APP/ (created by systemd; never removed)
+
+Options:
+  --root DIR   install below DIR instead of /, for testing: files are laid
+               down under DIR, and commands that would change the running
+               system (apt-get, useradd, systemctl, ...) are only printed as
+               "would run: ...". The venv's scripts then point into DIR.
+  --no-apt     do not install the Debian packages this needs
+               (${APT_PACKAGES[*]})
+  --no-pip     create the venv but do not pip-install the package into it
+               (for tests; the service cannot start without it)
+  --uninstall  stop and remove the service, the venv, the configuration
+               and the user; keep the games in /var/lib/$APP
+  -h, --help   show this help
+
+Environment: HANABI_PYTHON (default: python3) creates the venv;
+HANABI_PIP_ARGS adds arguments to "pip install".
+EOF
+}
+
+die() {
+    echo "install.sh: error: $*" >&2
+    exit 1
+}
+
+log() {
+    echo "install.sh: $*"
+}
+
+# Run a command that changes the system outside the install root; with
+# --root only say what would be run.
+system() {
+    if [[ -n "$ROOT" ]]; then
+        # Quote only the arguments that need it, so the line reads naturally.
+        local arg shown=()
+        for arg in "$@"; do
+            if [[ "$arg" =~ ^[A-Za-z0-9_./,=:@%+-]+$ ]]; then
+                shown+=("$arg")
+            else
+                shown+=("$(printf '%q' "$arg")")
+            fi
+        done
+        echo "would run: ${shown[*]}"
+    else
+        "$@"
+    fi
+}
+
+parse_args() {
+    while (($#)); do
+        case "$1" in
+            --root)
+                (($# >= 2)) || die "--root needs a directory"
+                ROOT=$2
+                shift 2
+                ;;
+            --root=*)
+                ROOT=${1#--root=}
+                shift
+                ;;
+            --no-apt)
+                USE_APT=0
+                shift
+                ;;
+            --no-pip)
+                USE_PIP=0
+                shift
+                ;;
+            --uninstall)
+                ACTION=uninstall
+                shift
+                ;;
+            -h | --help)
+                usage
+                exit 0
+                ;;
+            *)
+                die "unknown option: $1 (see --help)"
+                ;;
+        esac
+    done
+    if [[ -n "$ROOT" ]]; then
+        [[ -d "$ROOT" ]] || die "--root $ROOT: no such directory"
+        ROOT=$(cd -- "$ROOT" && pwd)
+        [[ "$ROOT" != / ]] || ROOT=""
+    fi
+}
+
+set_paths() {
+    UNIT_DIR=$ROOT/etc/systemd/system
+    UNIT_FILE=$UNIT_DIR/$SERVICE
+    DROPIN_DIR=$UNIT_DIR/$SERVICE.d
+    GROUPS_DROPIN=$DROPIN_DIR/groups.conf
+    OPT_DIR=$ROOT/opt/$APP
+    VENV=$OPT_DIR/venv
+    CONFIG_DIR=$ROOT/etc/$APP
+    CONFIG_FILE=$CONFIG_DIR/config.toml
+    CACHE_DIR=$ROOT/var/cache/$APP
+    STATE_DIR=/var/lib/$APP
+}
+
+require_root() {
+    if [[ -z "$ROOT" && $EUID -ne 0 ]]; then
+        die "run as root (sudo $0 $*), or use --root DIR to try it out"
+    fi
+}
+
+install_packages() {
+    ((USE_APT)) || return 0
+    if ! command -v dpkg-query >/dev/null; then
+        log "no dpkg-query: not a Debian system, skipping apt (use --no-apt to silence this)"
+        return 0
+    fi
+    local missing=() package
+    for package in "${APT_PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$package")
+        fi
+    done
+    ((${#missing[@]})) || return 0
+    log "installing ${missing[*]}"
+    system env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    system env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# The wanted groups that exist on this system, space-separated.
+existing_groups() {
+    local group found=()
+    for group in "${WANTED_GROUPS[@]}"; do
+        if getent group "$group" >/dev/null; then
+            found+=("$group")
+        fi
+    done
+    echo "${found[*]}"
+}
+
+create_user() {
+    local groups
+    groups=$(existing_groups)
+    if ! getent passwd "$USER_NAME" >/dev/null; then
+        log "creating system user $USER_NAME"
+        system useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+            --shell /usr/sbin/nologin --comment "Hanabi companion" "$USER_NAME"
+    fi
+    if [[ -n "$groups" ]]; then
+        # -a appends: memberships the admin added by hand are kept.
+        system usermod --append --groups "${groups// /,}" "$USER_NAME"
+    fi
+}
+
+create_venv() {
+    local version_ok
+    version_ok=$("$PYTHON" -c 'import sys; print(int(sys.version_info >= (3, 11)))') ||
+        die "cannot run $PYTHON (set HANABI_PYTHON to a Python 3.11+ interpreter)"
+    [[ "$version_ok" == 1 ]] || die "$PYTHON is older than Python 3.11"
+    if [[ -f "$VENV/pyvenv.cfg" ]] && grep -qx 'include-system-site-packages = true' "$VENV/pyvenv.cfg"; then
+        log "reusing the venv in $VENV"
+    else
+        log "creating the venv in $VENV"
+        mkdir -p "$OPT_DIR"
+        local venv_args=(--clear --system-site-packages)
+        ((USE_PIP)) || venv_args+=(--without-pip)
+        "$PYTHON" -m venv "${venv_args[@]}" "$VENV" ||
+            die "could not create a venv with $PYTHON (on Debian: apt-get install python3-venv)"
+    fi
+    if ((USE_PIP)); then
+        log "installing $SOURCE_DIR into the venv"
+        local pip_args=()
+        [[ -z "$PIP_ARGS" ]] || read -r -a pip_args <<<"$PIP_ARGS"
+        # Build from a clean copy: setuptools would otherwise leave build/ and
+        # *.egg-info in the checkout, and a stale build/lib can put deleted
+        # modules back into the package.
+        STAGE=$(mktemp -d)
+        tar -C "$SOURCE_DIR" -cf - --exclude=./.git --exclude=./.venv --exclude=./build \
+            --exclude='*.egg-info' --exclude=__pycache__ --exclude=.pytest_cache \
+            --exclude=.ruff_cache --exclude=.hypothesis . | tar -C "$STAGE" -xf -
+        # --force-reinstall --no-deps: the checkout is reinstalled even when its
+        # version number did not change (an update is a git pull); the second
+        # call only fetches dependencies that are missing or too old.
+        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+            "${pip_args[@]}" --force-reinstall --no-deps "$STAGE"
+        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+            "${pip_args[@]}" "$STAGE"
+    fi
+}
+
+# Print the default configuration: from the installed package if possible,
+# else from the checkout (with --no-pip; works only if its imports are
+# importable by $PYTHON), else a minimal file that leaves every setting at
+# its default.
+default_config() {
+    local code='import sys; from companion.config import DEFAULT_CONFIG_TOML as t; sys.stdout.write(t)'
+    if ((USE_PIP)) && "$VENV/bin/python" -c "$code" 2>/dev/null; then
+        return 0
+    fi
+    if PYTHONPATH=$SOURCE_DIR "$PYTHON" -c "$code" 2>/dev/null; then
+        return 0
+    fi
+    log "warning: could not import companion.config.DEFAULT_CONFIG_TOML, writing a minimal config" >&2
+    cat <<'EOF'
+# hanabi-companion configuration. Every setting is at its default; see the
+# README for the settings and their values.
+EOF
+}
+
+write_config() {
+    mkdir -p "$CONFIG_DIR"
+    chmod 0755 "$CONFIG_DIR"
+    if [[ -e "$CONFIG_FILE" ]]; then
+        log "keeping the existing $CONFIG_FILE"
+        return 0
+    fi
+    local text
+    text=$(default_config)
+    # Written in one go, so an interrupted run leaves no half a file behind.
+    printf '%s\n' "$text" >"$CONFIG_FILE.new"
+    chmod 0644 "$CONFIG_FILE.new"
+    mv -f "$CONFIG_FILE.new" "$CONFIG_FILE"
+    log "wrote the default configuration to $CONFIG_FILE"
+}
+
+install_unit() {
+    mkdir -p "$UNIT_DIR"
+    install -m 0644 "$SOURCE_DIR/systemd/$SERVICE" "$UNIT_FILE"
+    # The unit asks for all of video, render, input, gpio and dialout; a
+    # group missing on this system would make every start fail (216/GROUP),
+    # so a drop-in lists only the ones that exist.
+    local groups
+    groups=$(existing_groups)
+    if [[ "$groups" == "${WANTED_GROUPS[*]}" ]]; then
+        rm -f "$GROUPS_DROPIN"
+        rmdir "$DROPIN_DIR" 2>/dev/null || true
+    else
+        mkdir -p "$DROPIN_DIR"
+        cat >"$GROUPS_DROPIN" <<EOF
+# Written by install.sh: only the groups that exist on this system.
+[Service]
+SupplementaryGroups=
+SupplementaryGroups=$groups
+EOF
+        chmod 0644 "$GROUPS_DROPIN"
+    fi
+    log "installed $UNIT_FILE"
+    system systemctl daemon-reload
+    # tty1 belongs to the companion now; a login prompt there would race it.
+    system systemctl disable getty@tty1.service
+    system systemctl enable "$SERVICE"
+    if [[ -z "$ROOT" ]] && systemctl --quiet is-active "$SERVICE"; then
+        log "restarting the running service with the new version"
+        systemctl restart "$SERVICE"
+    else
+        # Not started from here: if this runs on tty1 itself, starting the
+        # service would end this very login session.
+        log "done. Reboot, or start it now (it takes over tty1): sudo systemctl start $SERVICE"
+    fi
+}
+
+do_install() {
+    install_packages
+    create_user
+    create_venv
+    write_config
+    install_unit
+}
+
+do_uninstall() {
+    if [[ -z "$ROOT" ]]; then
+        if systemctl --quiet is-enabled "$SERVICE" 2>/dev/null ||
+            systemctl --quiet is-active "$SERVICE" 2>/dev/null; then
+            systemctl disable --now "$SERVICE"
+        fi
+    else
+        echo "would run: systemctl disable --now $SERVICE"
+    fi
+    rm -f "$UNIT_FILE"
+    rm -rf "$DROPIN_DIR"
+    system systemctl daemon-reload
+    # Give tty1 its login prompt back.
+    system systemctl enable getty@tty1.service
+    rm -rf "$OPT_DIR" "$CONFIG_DIR" "$CACHE_DIR"
+    if getent passwd "$USER_NAME" >/dev/null; then
+        # Without --remove: the home directory is the state directory.
+        system userdel "$USER_NAME"
+    fi
+    log "removed. The games are kept in $ROOT$STATE_DIR (delete it by hand if unwanted)."
+}
+
+STAGE=""
+cleanup() {
+    [[ -z "$STAGE" ]] || rm -rf -- "$STAGE"
+}
+
+main() {
+    trap cleanup EXIT
+    parse_args "$@"
+    set_paths
+    require_root "$@"
+    if [[ "$ACTION" == uninstall ]]; then
+        do_uninstall
+    else
+        do_install
+    fi
+}
+
+main "$@"
