@@ -199,7 +199,7 @@ def parse_action(obj: dict[str, Any]) -> Action:
         card = obj.get("card")
         if card is None:
             raise ValueError(f'a {kind} action needs its card, like "card": "R3"')
-        card = _CARD_BY_CODE.get(card) or Card.from_code(card)
+        card = (type(card) is str and _CARD_BY_CODE.get(card)) or Card.from_code(card)
         if kind == "play":
             announce = obj.get("announce")
             return Play(card, None if announce is None else Color.from_name(announce), player, at)
