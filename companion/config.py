@@ -1,0 +1,522 @@
+"""The TOML configuration file: screen, game defaults, GPIO panel, card scanner.
+
+:func:`load_config` reads ``--config PATH``, else
+``/etc/hanabi-companion/config.toml`` if it exists, else uses the built-in
+defaults. Everything is checked before anything starts; each problem is
+reported with the file, the line and the key::
+
+    config.toml:7: [gpio] hint: 99 is not a BCM pin (0-27)
+
+>>> config = parse_config('[gpio]\\nhint = 12\\n')
+>>> config.gpio.pins.hint, config.game.players, config.scanner is None
+(12, 3, True)
+>>> parse_config('[gpio]\\nhint = 99\\n', source="config.toml")
+Traceback (most recent call last):
+...
+companion.config.ConfigError: config.toml:2: [gpio] hint: 99 is not a BCM pin (0-27)
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hardware.buttons import FUSE_TOKENS, HINT_TOKENS, PIN_FACTORY_NAMES, PanelPins
+from hardware.scanner import PROTOCOLS
+
+__all__ = [
+    "DEFAULT_CONFIG_PATH",
+    "DEFAULT_CONFIG_TOML",
+    "Config",
+    "ConfigError",
+    "GameConfig",
+    "GpioConfig",
+    "ScannerConfig",
+    "ScreenConfig",
+    "load_config",
+    "parse_config",
+]
+
+DEFAULT_CONFIG_PATH = Path("/etc/hanabi-companion/config.toml")
+"""Read when no ``--config`` is given and the file exists."""
+
+LANGUAGES = ("en", "fr")
+MULTICOLOR_MODES = ("none", "short", "full")
+BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
+
+
+class ConfigError(ValueError):
+    """The configuration file is unreadable or wrong; the message lists every problem."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenConfig:
+    """``[screen]``: where and how the app draws."""
+
+    display: str = "auto"
+    """``auto``, ``window``, ``kmsdrm`` or ``fb:/dev/fbN`` (a small SPI screen)."""
+    size: tuple[int, int] = (480, 320)
+    fullscreen: bool = False
+    language: str = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """``[game]``: the defaults offered when a new game is set up."""
+
+    players: int = 3
+    multicolor: str = "none"
+    """``none``, ``short`` (5 multicolor cards) or ``full`` (10)."""
+    wild_multicolor: bool = False
+    crowning_piece: bool = False
+    timed_display: bool = False
+    empty_clues: bool = False
+    strikeout_keeps_score: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GpioConfig:
+    """``[gpio]``: the button panel. ``pin_factory = "none"``: no panel."""
+
+    pin_factory: str = "auto"
+    pins: PanelPins = field(default_factory=PanelPins)
+    debounce: float = 0.05
+    long_press: float = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class ScannerConfig:
+    """``[scanner]``: the card scanner (the section absent: no scanner)."""
+
+    port: str
+    protocol: str = "rdm6300"
+    baud: int = 9600
+    repeat_window: float = 1.0
+    tag_map: Path | None = None
+    """The enrolled deck; None: the default location (see ``hanabi-companion enrol``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The whole configuration; ``Config()`` is the built-in defaults."""
+
+    screen: ScreenConfig = field(default_factory=ScreenConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    gpio: GpioConfig = field(default_factory=GpioConfig)
+    scanner: ScannerConfig | None = None
+    source: Path | None = field(default=None, compare=False)
+    """The file read, or None for the built-in defaults."""
+
+
+DEFAULT_CONFIG_TOML = """\
+# hanabi-companion configuration.
+# Every value below is the built-in default: change what you need, then
+# restart the service (sudo systemctl restart hanabi-companion).
+
+[screen]
+# "auto" (let SDL choose), "window", "kmsdrm" (HDMI/DSI without a desktop)
+# or "fb:/dev/fb1" (a small SPI screen on a frame buffer).
+display = "auto"
+# Width x height in pixels.
+size = "480x320"
+fullscreen = false
+# "en" or "fr".
+language = "en"
+
+[game]
+# Defaults offered when a new game is set up (changeable at the table).
+# Players: 2 to 5.
+players = 3
+# Multicolor suit: "none", "short" (one card per rank) or "full" (10 cards).
+multicolor = "none"
+# Multicolor cards answer every colour clue (needs multicolor).
+wild_multicolor = false
+# Variants: a 5 gives its hint back only with the crowning piece, etc.
+crowning_piece = false
+timed_display = false
+empty_clues = false
+# Losing the third fuse keeps the score instead of scoring 0.
+strikeout_keeps_score = false
+
+[gpio]
+# "auto" (lgpio on a Raspberry Pi), "lgpio", "mock" (no real pins: a desktop)
+# or "none" (no button panel).
+pin_factory = "auto"
+# BCM pin numbers (not header positions) of the buttons; each button goes to
+# GND, the internal pull-ups are used. See docs/wiring.md.
+hint = 5
+play = 6
+discard = 13
+undo = 19
+next = 26
+ok = 21
+# Seconds: a press this soon after the last edge is contact bounce.
+debounce = 0.05
+# Seconds: holding UNDO this long means BACK, holding OK means MENU.
+long_press = 0.8
+# Optional parts (uncomment the ones fitted):
+# encoder_a = 17          # rotary encoder: clockwise = NEXT, back = PREVIOUS
+# encoder_b = 27
+# encoder_push = 22       # encoder push button = OK (long: MENU)
+# led_bar = [4, 12, 16, 18, 20, 23, 24, 25]  # 8 LEDs: hint tokens left
+# The SPI pins 7-11 are free only without an SPI screen:
+# fuse_leds = [9, 10, 11]  # 3 LEDs: fuses burnt
+# buzzer = 7
+
+# The card scanner. Without this section, no scanner is used.
+# [scanner]
+# RDM6300 on the Pi's UART: "/dev/serial0"; USB adapters:
+# "/dev/serial/by-id/usb-..." (stable across reboots).
+# port = "/dev/serial0"
+# "rdm6300" (125 kHz RFID module) or "line" (one tag or card code per line,
+# e.g. a barcode scanner printing R3).
+# protocol = "rdm6300"
+# baud = 9600
+# Seconds: a card resting on the reader is reported once; read again after
+# this long without being seen, it counts again.
+# repeat_window = 1.0
+# The enrolled deck (default: ~/.local/state/hanabi-companion/tags.json).
+# tag_map = "/var/lib/hanabi-companion/tags.json"
+"""
+
+
+def load_config(path: Path | None = None, *, default_path: Path = DEFAULT_CONFIG_PATH) -> Config:
+    """The configuration from ``path`` (``--config``), else ``default_path`` if it
+    exists, else the built-in defaults. Raises :class:`ConfigError`."""
+    if path is None:
+        if not default_path.is_file():
+            return Config()
+        path = default_path
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError([f"{path}: no such configuration file"]) from None
+    except UnicodeDecodeError:
+        raise ConfigError([f"{path}: not a text file (not UTF-8)"]) from None
+    except OSError as error:
+        raise ConfigError([f"{path}: cannot read ({error.strerror})"]) from None
+    return parse_config(text, source=str(path), path=path)
+
+
+def parse_config(text: str, *, source: str = "<config>", path: Path | None = None) -> Config:
+    """Parse and check configuration text. Raises :class:`ConfigError`."""
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError([f"{source}: invalid TOML: {error}"]) from None
+    checker = _Checker(text, source)
+    config = checker.config(document, path)
+    if checker.problems:
+        raise ConfigError(checker.problems)
+    assert config is not None
+    return config
+
+
+_SECTION_LINE = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
+_KEY_LINE = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
+
+
+def _find_lines(text: str) -> dict[tuple[str, str | None], int]:
+    """Line numbers of sections ``(section, None)`` and keys ``(section, key)``."""
+    lines: dict[tuple[str, str | None], int] = {}
+    section = ""
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _SECTION_LINE.match(line)
+        if header:
+            section = header.group(1)
+            lines.setdefault((section, None), number)
+            continue
+        key = _KEY_LINE.match(line)
+        if key:
+            name = next(group for group in key.groups() if group is not None)
+            lines.setdefault((section, name), number)
+    return lines
+
+
+class _Missing:
+    """Marks a key absent from the file."""
+
+
+_MISSING = _Missing()
+
+
+class _Checker:
+    """Reads the parsed TOML section by section, collecting every problem."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.source = source
+        self.lines = _find_lines(text)
+        self.problems: list[str] = []
+
+    # -- reporting ----------------------------------------------------------
+
+    def problem(self, section: str, key: str | None, message: str) -> None:
+        line = (
+            self.lines.get((section, key))
+            or self.lines.get((section, None))
+            or self.lines.get(("", section))
+        )
+        where = f"{self.source}:{line}" if line else self.source
+        what = f"[{section}] {key}" if key else f"[{section}]"
+        self.problems.append(f"{where}: {what}: {message}")
+
+    # -- typed getters: the value, or the default after reporting a problem --
+
+    def section(self, document: dict[str, Any], name: str, known: tuple[str, ...]) -> dict:
+        table = document.get(name, {})
+        if not isinstance(table, dict):
+            self.problem(name, None, "must be a section ([" + name + "])")
+            return {}
+        for key in table:
+            if key not in known:
+                self.problem(name, key, f"unknown key (known keys: {', '.join(known)})")
+        return table
+
+    def get(
+        self,
+        table: dict,
+        section: str,
+        key: str,
+        default: Any,
+        check: Callable[[Any], str | None],
+    ) -> Any:
+        value = table.get(key, _MISSING)
+        if value is _MISSING:
+            return default
+        message = check(value)
+        if message is not None:
+            self.problem(section, key, message)
+            return default
+        return value
+
+    # -- the sections -------------------------------------------------------
+
+    def config(self, document: dict[str, Any], path: Path | None) -> Config | None:
+        known = ("screen", "game", "gpio", "scanner")
+        for name in document:
+            if name not in known:
+                self.problem(name, None, f"unknown section (known: {', '.join(known)})")
+        screen = self.screen(self.section(document, "screen", _SCREEN_KEYS))
+        game = self.game(self.section(document, "game", _GAME_KEYS))
+        gpio = self.gpio(self.section(document, "gpio", _GPIO_KEYS))
+        scanner = None
+        if "scanner" in document:
+            scanner = self.scanner(self.section(document, "scanner", _SCANNER_KEYS))
+        if self.problems:
+            return None
+        return Config(screen=screen, game=game, gpio=gpio, scanner=scanner, source=path)
+
+    def screen(self, table: dict) -> ScreenConfig:
+        s = "screen"
+        size_text = self.get(table, s, "size", "480x320", _check_size)
+        width, height = (int(part) for part in size_text.lower().split("x"))
+        return ScreenConfig(
+            display=self.get(table, s, "display", "auto", _check_display),
+            size=(width, height),
+            fullscreen=self.get(table, s, "fullscreen", False, _check_bool),
+            language=self.get(table, s, "language", "en", _one_of(LANGUAGES)),
+        )
+
+    def game(self, table: dict) -> GameConfig:
+        s = "game"
+        flags = {
+            key: self.get(table, s, key, False, _check_bool)
+            for key in _GAME_KEYS
+            if key not in ("players", "multicolor")
+        }
+        return GameConfig(
+            players=self.get(table, s, "players", 3, _int_in(2, 5, "a player count")),
+            multicolor=self.get(table, s, "multicolor", "none", _one_of(MULTICOLOR_MODES)),
+            **flags,
+        )
+
+    def gpio(self, table: dict) -> GpioConfig:
+        s = "gpio"
+        problems_before = len(self.problems)
+        defaults = PanelPins()
+        pins: dict[str, Any] = {}
+        for key in ("hint", "play", "discard", "undo", "next", "ok"):
+            pins[key] = self.get(table, s, key, getattr(defaults, key), _check_pin)
+        for key in ("encoder_a", "encoder_b", "encoder_push", "buzzer"):
+            pins[key] = self.get(table, s, key, None, _check_pin)
+        pins["led_bar"] = tuple(self.get(table, s, "led_bar", (), _pin_list(HINT_TOKENS)))
+        pins["fuse_leds"] = tuple(self.get(table, s, "fuse_leds", (), _pin_list(FUSE_TOKENS)))
+        if (pins["encoder_a"] is None) != (pins["encoder_b"] is None):
+            given = "encoder_a" if pins["encoder_a"] is not None else "encoder_b"
+            self.problem(s, given, "give both encoder_a and encoder_b, or neither")
+            pins["encoder_a"] = pins["encoder_b"] = None
+        self._check_duplicate_pins(pins)
+        debounce = self.get(table, s, "debounce", 0.05, _number_in(0.0, 1.0, "seconds"))
+        long_press = self.get(table, s, "long_press", 0.8, _number_in(0.05, 10.0, "seconds"))
+        if long_press <= debounce:
+            self.problem(s, "long_press", f"{long_press} must be longer than debounce")
+        pin_factory = self.get(table, s, "pin_factory", "auto", _one_of(PIN_FACTORY_NAMES))
+        if len(self.problems) > problems_before:
+            return GpioConfig()  # not used: the problems are raised
+        return GpioConfig(
+            pin_factory=pin_factory,
+            pins=PanelPins(**pins),
+            debounce=float(debounce),
+            long_press=float(long_press),
+        )
+
+    def _check_duplicate_pins(self, pins: dict[str, Any]) -> None:
+        """Report a pin given to two roles, at the second one."""
+        seen: dict[int, str] = {}
+        for key, value in pins.items():
+            numbers = () if value is None else value if isinstance(value, tuple) else (value,)
+            taken = [number for number in numbers if number in seen]
+            if taken:
+                self.problem("gpio", key, f"pin {taken[0]} is already used by {seen[taken[0]]}")
+            for number in numbers:
+                seen.setdefault(number, key)
+
+    def scanner(self, table: dict) -> ScannerConfig | None:
+        s = "scanner"
+        port = self.get(table, s, "port", None, _check_text("a device path like /dev/serial0"))
+        if "port" not in table:
+            self.problem(s, None, 'needs port = "/dev/..." (or remove the section: no scanner)')
+        tag_map = self.get(table, s, "tag_map", None, _check_text("a file path"))
+        config = ScannerConfig(
+            port=port or "",
+            protocol=self.get(table, s, "protocol", "rdm6300", _one_of(PROTOCOLS)),
+            baud=self.get(table, s, "baud", 9600, _check_baud),
+            repeat_window=float(
+                self.get(table, s, "repeat_window", 1.0, _number_in(0.0, 60.0, "seconds"))
+            ),
+            tag_map=Path(tag_map) if tag_map else None,
+        )
+        return config if port else None
+
+
+_SCREEN_KEYS = ("display", "size", "fullscreen", "language")
+_GAME_KEYS = (
+    "players",
+    "multicolor",
+    "wild_multicolor",
+    "crowning_piece",
+    "timed_display",
+    "empty_clues",
+    "strikeout_keeps_score",
+)
+_GPIO_KEYS = (
+    "pin_factory",
+    "hint",
+    "play",
+    "discard",
+    "undo",
+    "next",
+    "ok",
+    "debounce",
+    "long_press",
+    "encoder_a",
+    "encoder_b",
+    "encoder_push",
+    "led_bar",
+    "fuse_leds",
+    "buzzer",
+)
+_SCANNER_KEYS = ("port", "protocol", "baud", "repeat_window", "tag_map")
+
+
+# -- value checks: each returns None when fine, else what is wrong ------------
+
+
+def _check_bool(value: Any) -> str | None:
+    return None if isinstance(value, bool) else f"{value!r} must be true or false"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_pin(value: Any) -> str | None:
+    if not _is_int(value) or not 0 <= value <= 27:
+        return f"{value!r} is not a BCM pin (0-27)"
+    return None
+
+
+def _pin_list(length: int) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if not isinstance(value, list) or len(value) != length:
+            return f"{value!r} must be a list of {length} BCM pins"
+        for pin in value:
+            problem = _check_pin(pin)
+            if problem:
+                return problem
+        if len(set(value)) != len(value):
+            return f"{value!r} lists a pin twice"
+        return None
+
+    return check
+
+
+def _int_in(low: int, high: int, what: str) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if not _is_int(value) or not low <= value <= high:
+            return f"{value!r} is not {what} ({low}-{high})"
+        return None
+
+    return check
+
+
+def _number_in(low: float, high: float, unit: str) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if (
+            not isinstance(value, int | float)
+            or isinstance(value, bool)
+            or not low <= value <= high
+        ):
+            return f"{value!r} must be a number of {unit} from {low} to {high}"
+        return None
+
+    return check
+
+
+def _one_of(choices: tuple[str, ...]) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if value not in choices:
+            return f"{value!r} is not one of {', '.join(repr(c) for c in choices)}"
+        return None
+
+    return check
+
+
+def _check_text(what: str) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if not isinstance(value, str) or not value.strip():
+            return f"{value!r} must be {what}"
+        return None
+
+    return check
+
+
+def _check_size(value: Any) -> str | None:
+    match = re.fullmatch(r"(\d{2,5})[xX](\d{2,5})", value) if isinstance(value, str) else None
+    if match is None:
+        return f'{value!r} must be "WIDTHxHEIGHT" in pixels, like "480x320"'
+    if not all(16 <= int(part) <= 10000 for part in match.groups()):
+        return f"{value!r}: width and height must be 16-10000 pixels"
+    return None
+
+
+def _check_display(value: Any) -> str | None:
+    if value in ("auto", "window", "kmsdrm"):
+        return None
+    if isinstance(value, str) and value.startswith("fb:/dev/"):
+        return None
+    return f'{value!r} is not "auto", "window", "kmsdrm" or "fb:/dev/fbN"'
+
+
+def _check_baud(value: Any) -> str | None:
+    if value not in BAUD_RATES or not _is_int(value):
+        return f"{value!r} is not a baud rate ({', '.join(map(str, BAUD_RATES))})"
+    return None

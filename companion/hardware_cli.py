@@ -1,0 +1,336 @@
+"""``hanabi-companion scanner`` and ``hanabi-companion enrol``: check the scanner, enrol a deck.
+
+``scanner`` prints one JSON line per read, to check the wiring before a game::
+
+    $ hanabi-companion scanner --port /dev/serial0
+    {"tag": "0A1B2C3D4E", "card": "R3"}
+
+``enrol`` asks for each card of the deck in turn and records which tag is on
+which card. ``enrol --card R3`` forgets every tag of R3 and asks for each
+copy of R3 again (two for a 3): a lost, damaged or replaced copy is fixed
+without needing its old tag; every other card keeps its tags.
+
+The main CLI wires them in with :func:`add_scanner_arguments`,
+:func:`scanner_command`, :func:`add_enrol_arguments` and
+:func:`enrol_command`; ``python -m companion.hardware_cli`` runs them alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import signal
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import FrameType
+
+from engine.cards import RANKS, Card, CardFormatError, Color
+from hardware.events import CardScanned, DeviceStatus, InputEvent
+from hardware.scanner import PROTOCOLS, CardScanner, PortInUseError, ScannerError
+from hardware.tagmap import TagMap, TagMapError, card_code_of
+
+__all__ = [
+    "COPIES_PER_RANK",
+    "add_enrol_arguments",
+    "add_scanner_arguments",
+    "check_deck",
+    "deck_cards",
+    "default_tag_map_path",
+    "enrol_command",
+    "main",
+    "scanner_command",
+]
+
+COPIES_PER_RANK = {1: 3, 2: 2, 3: 2, 4: 2, 5: 1}
+"""Copies of each rank in a suit: ten cards."""
+
+MULTICOLOR_MODES = ("none", "short", "full")
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+
+
+def default_tag_map_path(data_dir: Path | None = None) -> Path:
+    """Where the enrolled deck lives: ``DATA_DIR/tags.json``, by default
+    ``$XDG_STATE_HOME/hanabi-companion/tags.json`` (``~/.local/state/...``)."""
+    if data_dir is None:
+        state_home = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+        data_dir = Path(state_home) / "hanabi-companion"
+    return data_dir / "tags.json"
+
+
+def deck_cards(multicolor: str = "none") -> list[Card]:
+    """Every card of the deck, one entry per copy, in enrolment order.
+
+    >>> [card.code() for card in deck_cards()][:6]
+    ['R1', 'R1', 'R1', 'R2', 'R2', 'R3']
+    >>> len(deck_cards()), len(deck_cards("short")), len(deck_cards("full"))
+    (50, 55, 60)
+    """
+    if multicolor not in MULTICOLOR_MODES:
+        raise ValueError(f"multicolor {multicolor!r} is not one of {', '.join(MULTICOLOR_MODES)}")
+    cards = []
+    for color in Color:
+        if color is Color.MULTICOLOR and multicolor == "none":
+            continue
+        for rank in RANKS:
+            copies = 1 if color is Color.MULTICOLOR and multicolor == "short" else None
+            cards += [Card(color, rank)] * (copies or COPIES_PER_RANK[rank])
+    return cards
+
+
+def check_deck(tag_map: TagMap, multicolor: str = "none") -> list[str]:
+    """What is wrong with an enrolled deck: ``["R3: 1 tag, expected 2", ...]``."""
+    expected = Counter(deck_cards(multicolor))
+    actual = tag_map.counts()
+    problems = []
+    for card in sorted(expected.keys() | actual.keys()):
+        if actual[card] != expected[card]:
+            problems.append(f"{card.code()}: {actual[card]} tags, expected {expected[card]}")
+    return problems
+
+
+# -- arguments ---------------------------------------------------------------
+
+
+def _add_port_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--port", required=True, help="serial port, e.g. /dev/serial0 or /dev/serial/by-id/..."
+    )
+    parser.add_argument(
+        "--protocol",
+        choices=PROTOCOLS,
+        default="rdm6300",
+        help="rdm6300: 125 kHz RFID module; line: one tag or card code per line "
+        "(default: %(default)s)",
+    )
+    parser.add_argument("--baud", type=int, default=9600, help="default: %(default)s")
+    parser.add_argument(
+        "--repeat-window",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="a tag read again within this time is the same read (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--tag-map", type=Path, metavar="FILE", help="enrolled deck (default: DATA_DIR/tags.json)"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="default: $XDG_STATE_HOME/hanabi-companion",
+    )
+
+
+def add_scanner_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``hanabi-companion scanner``."""
+    parser.description = "Print each card read by the scanner as a JSON line (Ctrl-C to stop)."
+    _add_port_arguments(parser)
+
+
+def add_enrol_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``hanabi-companion enrol``."""
+    parser.description = (
+        "Record which RFID tag is on which card: scan each card when asked. "
+        "With --card, re-enrol every copy of one card only."
+    )
+    _add_port_arguments(parser)
+    parser.add_argument(
+        "--multicolor",
+        choices=MULTICOLOR_MODES,
+        default="none",
+        help="multicolor cards in the deck: none, short (5) or full (10) (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--card", metavar="CODE", help="re-enrol only this card (every copy), e.g. R3"
+    )
+
+
+# -- the scanner thread, read from the main thread ---------------------------
+
+
+class _Reads:
+    """A started :class:`CardScanner` whose events are read one by one until a signal."""
+
+    def __init__(self, args: argparse.Namespace, tag_map: TagMap) -> None:
+        self._events: queue.Queue[InputEvent] = queue.Queue()
+        self._stopped = threading.Event()
+        self.scanner = CardScanner(
+            args.port,
+            args.protocol,
+            self._events.put,
+            baud=args.baud,
+            tag_map=tag_map,
+            repeat_window=args.repeat_window,
+        )
+
+    def stop(self, signum: int = 0, frame: FrameType | None = None) -> None:
+        self._stopped.set()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped.is_set()
+
+    def reads(self) -> Iterator[CardScanned]:
+        """Each accepted read; device notices go to stderr. Ends on stop()."""
+        while not self._stopped.is_set():
+            try:
+                event = self._events.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if isinstance(event, DeviceStatus):
+                _say(event.message, error=True)
+            elif isinstance(event, CardScanned):
+                yield event
+
+
+def _say(text: str, *, error: bool = False) -> None:
+    stream = sys.stderr if error else sys.stdout
+    print(text, file=stream, flush=True)
+
+
+def _run_with_scanner(
+    args: argparse.Namespace, tag_map: TagMap, body: Callable[[_Reads], int]
+) -> int:
+    """Start the scanner, run ``body``, stop on SIGINT/SIGTERM; the exit status."""
+    try:
+        reads = _Reads(args, tag_map)
+    except ScannerError as error:
+        _say(f"error: {error}", error=True)
+        return EXIT_ERROR
+    previous = {sig: signal.signal(sig, reads.stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        reads.scanner.start()
+    except PortInUseError as error:
+        _say(f"error: {error}", error=True)
+        return EXIT_ERROR
+    try:
+        return body(reads)
+    finally:
+        reads.scanner.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+# -- scanner -----------------------------------------------------------------
+
+
+def scanner_command(args: argparse.Namespace) -> int:
+    """Print ``{"tag": ..., "card": "R3" | null}`` per read until Ctrl-C or SIGTERM."""
+    try:
+        tag_map = TagMap.load(args.tag_map or default_tag_map_path(args.data_dir))
+    except TagMapError as error:
+        _say(f"error: {error}", error=True)
+        return EXIT_ERROR
+
+    def print_reads(reads: _Reads) -> int:
+        for read in reads.reads():
+            card = read.card.code() if read.card is not None else None
+            print(json.dumps({"tag": read.tag, "card": card}), flush=True)
+        return EXIT_OK
+
+    return _run_with_scanner(args, tag_map, print_reads)
+
+
+# -- enrol -------------------------------------------------------------------
+
+
+def enrol_command(args: argparse.Namespace) -> int:
+    """Ask for each card (or each copy of ``--card``), read its tag, save the map."""
+    path: Path = args.tag_map or default_tag_map_path(args.data_dir)
+    try:
+        wanted = _cards_to_enrol(args)
+        tag_map = TagMap.load(path) if args.card else TagMap()
+    except (ValueError, TagMapError) as error:
+        _say(f"error: {error}", error=True)
+        return EXIT_ERROR
+    if args.card:
+        forgotten = tag_map.forget_card(wanted[0])
+        _say(f"Re-enrolling {wanted[0].code()}: forgot {len(forgotten)} old tag(s).")
+    else:
+        _say(f"Enrolling a deck of {len(wanted)} cards into {path}. Ctrl-C aborts (nothing saved).")
+
+    def enrol_cards(reads: _Reads) -> int:
+        stream = reads.reads()
+        for number, card in enumerate(wanted, start=1):
+            if not _enrol_one(stream, tag_map, card, number, len(wanted)):
+                return EXIT_ERROR
+        return EXIT_OK
+
+    status = _run_with_scanner(args, TagMap(), enrol_cards)
+    if status != EXIT_OK:
+        _say("Enrolment aborted: nothing saved.", error=True)
+        return status
+    if not args.card:
+        problems = check_deck(tag_map, args.multicolor)
+        if problems:
+            _say("error: the deck is not complete: " + "; ".join(problems), error=True)
+            return EXIT_ERROR
+    try:
+        tag_map.save(path)
+    except OSError as error:
+        _say(f"error: cannot save {path}: {error}", error=True)
+        return EXIT_ERROR
+    _say(f"Saved {len(tag_map)} tags to {path}.")
+    return EXIT_OK
+
+
+def _cards_to_enrol(args: argparse.Namespace) -> list[Card]:
+    deck = deck_cards(args.multicolor)
+    if not args.card:
+        return deck
+    try:
+        card = Card.from_code(args.card)
+    except CardFormatError as error:
+        raise ValueError(f"--card: {error}") from None
+    copies = [known for known in deck if known == card]
+    if not copies:
+        raise ValueError(
+            f"--card: {card.code()} is not in a deck with --multicolor {args.multicolor}"
+        )
+    return copies
+
+
+def _enrol_one(
+    stream: Iterator[CardScanned], tag_map: TagMap, card: Card, number: int, total: int
+) -> bool:
+    """Ask for ``card`` until a usable tag is read; False if stopped first."""
+    _say(f"Scan {card.code()} ({number}/{total}):")
+    for read in stream:
+        if card_code_of(read.tag) is not None:
+            _say(f"{read.tag} is a card code, not a tag: no enrolment needed. Scan {card.code()}:")
+            continue
+        if read.tag in tag_map:
+            known = tag_map.lookup(read.tag)
+            assert known is not None
+            _say(f"Tag {read.tag} is already {known.code()}. Scan {card.code()}:")
+            continue
+        tag_map.enrol(read.tag, card)
+        _say(f"{read.tag} = {card.code()}")
+        return True
+    return False
+
+
+# -- standalone entry point --------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m companion.hardware_cli scanner|enrol ...``."""
+    parser = argparse.ArgumentParser(prog="hanabi-companion")
+    commands = parser.add_subparsers(dest="command", required=True)
+    add_scanner_arguments(commands.add_parser("scanner", help="print scanner reads"))
+    add_enrol_arguments(commands.add_parser("enrol", help="enrol a deck of RFID cards"))
+    args = parser.parse_args(argv)
+    if args.command == "scanner":
+        return scanner_command(args)
+    return enrol_command(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
