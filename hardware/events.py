@@ -80,6 +80,13 @@ class Tap:
 
 
 @dataclass(frozen=True, slots=True)
+class Select:
+    """A tap resolved by the layout to a named on-screen target (a set-up or menu row)."""
+
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class DeviceStatus:
     """An input device came or went ("scanner disconnected")."""
 
@@ -89,5 +96,13 @@ class DeviceStatus:
 
 
 InputEvent = (
-    Press | ChooseColor | ChooseRank | ChooseNumber | TypeText | CardScanned | Tap | DeviceStatus
+    Press
+    | ChooseColor
+    | ChooseRank
+    | ChooseNumber
+    | TypeText
+    | CardScanned
+    | Tap
+    | Select
+    | DeviceStatus
 )

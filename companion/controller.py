@@ -1,0 +1,685 @@
+"""The companion's brain: a pure state machine from input events to engine actions.
+
+No pygame, no I/O. :meth:`Controller.handle` takes one input event, changes
+the controller's state (which screen, what is being entered, the game) and
+returns the effects the app must carry out *before* it draws again: store an
+action, store an undo, start or finish a game, beep. Drawing only reads the
+controller.
+
+>>> from hardware.events import ChooseColor, ChooseRank, Press, Key
+>>> c = Controller(SetupDraft(players=2))
+>>> [type(e).__name__ for e in c.handle(Press(Key.OK))]
+['SaveSettings', 'StartGame']
+>>> c.screen
+<Screen.GAME: 'game'>
+>>> _ = c.handle(Press(Key.PLAY)); _ = c.handle(ChooseColor(Color.RED))
+>>> _ = c.handle(ChooseRank(1))
+>>> [type(e).__name__ for e in c.handle(Press(Key.OK))]
+['RecordAction']
+>>> c.game.position.fireworks[Color.RED]
+1
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from companion.i18n import LANGUAGES
+from engine.actions import Action, Discard, Hint, Play
+from engine.cards import Card, Color
+from engine.errors import IllegalAction
+from engine.game import Event, Game
+from engine.setup import GameSetup, Multicolor, SetupError
+from hardware.events import (
+    CardScanned,
+    ChooseColor,
+    ChooseNumber,
+    ChooseRank,
+    DeviceStatus,
+    InputEvent,
+    Key,
+    Press,
+    Select,
+    Tap,
+    TypeText,
+)
+
+MAX_NAME_LENGTH = 12
+
+
+class Screen(Enum):
+    """What the companion shows."""
+
+    SETUP = "setup"
+    GAME = "game"
+    ENTRY = "entry"  # entering a play or a discard, with its confirm step
+    UNDO = "undo"  # confirming an undo
+    END = "end"
+    MENU = "menu"
+    HISTORY = "history"
+    HELP = "help"
+
+
+class EntryKind(Enum):
+    PLAY = "play"
+    DISCARD = "discard"
+
+
+# -- effects: what the app must do, in order, before drawing ---------------
+
+
+@dataclass(frozen=True)
+class StartGame:
+    setup: GameSetup
+
+
+@dataclass(frozen=True)
+class RecordAction:
+    action: Action
+
+
+@dataclass(frozen=True)
+class RecordUndo:
+    pass
+
+
+@dataclass(frozen=True)
+class FinishGame:
+    pass
+
+
+@dataclass(frozen=True)
+class SaveSettings:
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class LoadHistory:
+    pass
+
+
+@dataclass(frozen=True)
+class Beep:
+    kind: str  # "misplay" or "refused"
+
+
+Effect = StartGame | RecordAction | RecordUndo | FinishGame | SaveSettings | LoadHistory | Beep
+
+
+# -- messages: the last thing that happened, for the status line ------------
+
+
+@dataclass(frozen=True)
+class Happened:
+    """An action was recorded; ``event`` says what it did."""
+
+    event: Event
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An action was refused; nothing changed."""
+
+    error: IllegalAction
+
+
+@dataclass(frozen=True)
+class Undone:
+    """The last action was taken back."""
+
+    event: Event
+
+
+@dataclass(frozen=True)
+class Info:
+    """Anything else worth a line: a key of :mod:`companion.i18n` and its parameters."""
+
+    key: str
+    params: tuple[tuple[str, object], ...] = ()
+
+
+Message = Happened | Refused | Undone | Info
+
+
+# -- the set-up being prepared ---------------------------------------------
+
+
+@dataclass
+class SetupDraft:
+    """The choices on the set-up screen; remembered between games."""
+
+    players: int = 3
+    names: list[str] = field(default_factory=list)
+    first_player: int = 0
+    multicolor: Multicolor = Multicolor.NONE
+    wild_multicolor: bool = False
+    crowning_piece: bool = False
+    timed_display: bool = False
+    empty_clues: bool = False
+    strikeout_keeps_score: bool = False
+    language: str = "en"
+
+    def name(self, seat: int) -> str:
+        if seat < len(self.names) and self.names[seat].strip():
+            return self.names[seat].strip()
+        return f"{seat + 1}"
+
+    def to_setup(self, started_at: str | None = None) -> GameSetup:
+        """The game set-up; :class:`SetupError` if the options do not combine."""
+        names = tuple(
+            self.names[seat].strip()
+            if seat < len(self.names) and self.names[seat].strip()
+            else f"Player {seat + 1}"
+            for seat in range(self.players)
+        )
+        return GameSetup(
+            players=self.players,
+            first_player=self.first_player % self.players,
+            names=names,
+            multicolor=self.multicolor,
+            wild_multicolor=self.wild_multicolor and self.multicolor is not Multicolor.NONE,
+            crowning_piece=self.crowning_piece,
+            timed_display=self.timed_display,
+            empty_clues=self.empty_clues,
+            strikeout_keeps_score=self.strikeout_keeps_score,
+            started_at=started_at,
+        )
+
+    def to_settings(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "names": list(self.names),
+            "first_player": self.first_player,
+            "multicolor": self.multicolor.value,
+            "wild_multicolor": self.wild_multicolor,
+            "crowning_piece": self.crowning_piece,
+            "timed_display": self.timed_display,
+            "empty_clues": self.empty_clues,
+            "strikeout_keeps_score": self.strikeout_keeps_score,
+            "language": self.language,
+        }
+
+    @classmethod
+    def from_settings(
+        cls, settings: dict[str, Any], default: SetupDraft | None = None
+    ) -> SetupDraft:
+        """Rebuild remembered choices; anything unreadable keeps its default."""
+        draft = replace(default) if default else cls()
+        draft.names = list(draft.names)
+        players = settings.get("players")
+        if isinstance(players, int) and 2 <= players <= 5:
+            draft.players = players
+        names = settings.get("names")
+        if isinstance(names, list) and all(isinstance(n, str) for n in names):
+            draft.names = [n[:MAX_NAME_LENGTH] for n in names[:5]]
+        first = settings.get("first_player")
+        if isinstance(first, int) and 0 <= first < draft.players:
+            draft.first_player = first
+        with contextlib.suppress(ValueError):
+            draft.multicolor = Multicolor(settings.get("multicolor", draft.multicolor.value))
+        for key in (
+            "wild_multicolor",
+            "crowning_piece",
+            "timed_display",
+            "empty_clues",
+            "strikeout_keeps_score",
+        ):
+            if isinstance(settings.get(key), bool):
+                setattr(draft, key, settings[key])
+        if settings.get("language") in LANGUAGES:
+            draft.language = settings["language"]
+        return draft
+
+
+#: The rows of the set-up screen, top to bottom; the focus starts on "start".
+SETUP_ROWS = (
+    "players",
+    "first_player",
+    "names",
+    "multicolor",
+    "wild_multicolor",
+    "crowning_piece",
+    "timed_display",
+    "empty_clues",
+    "strikeout_keeps_score",
+    "language",
+    "start",
+)
+
+MENU_ROWS = ("resume", "new_game", "history", "help", "language")
+
+#: On the entry screen, the buttons act as soft keys under the choices shown.
+SOFT_KEYS = (Key.HINT, Key.PLAY, Key.DISCARD, Key.UNDO, Key.NEXT, Key.OK)
+
+
+@dataclass
+class Entry:
+    """A play or a discard being entered."""
+
+    kind: EntryKind | None  # None: a card was scanned first, "play or discard?"
+    color: Color | None = None
+    rank: int | None = None
+    announce: Color | None = None
+    choosing_announce: bool = False
+
+    @property
+    def card(self) -> Card | None:
+        if self.color is None or self.rank is None:
+            return None
+        return Card(self.color, self.rank)
+
+    def action(self, player: int) -> Action | None:
+        card = self.card
+        if card is None or self.kind is None:
+            return None
+        if self.kind is EntryKind.PLAY:
+            return Play(card, self.announce, player=player)
+        return Discard(card, player=player)
+
+
+class Controller:
+    """Turns input events into engine actions and screens. Pure: no pygame, no I/O."""
+
+    def __init__(
+        self,
+        draft: SetupDraft,
+        game: Game | None = None,
+        *,
+        clock: Any = None,
+    ) -> None:
+        self.draft = draft
+        self.game = game
+        self.screen = (
+            Screen.SETUP if game is None else (Screen.END if game.is_over else Screen.GAME)
+        )
+        self.entry: Entry | None = None
+        self.preview: Event | IllegalAction | None = None
+        self.message: Message | None = None
+        self.notice: str | None = None  # a device problem ("scanner disconnected")
+        self.focus = SETUP_ROWS.index("start")
+        self.menu_focus = 0
+        self.editing_name: int | None = None
+        self.history: Any = None  # filled by the app after LoadHistory
+        self.history_scroll = 0
+        self.page = 0  # the game screen's page at small sizes (0: table, 1: discards)
+        self._return_to = Screen.GAME
+        self._clock = clock
+
+    # -- reading -----------------------------------------------------------
+
+    @property
+    def language(self) -> str:
+        return self.draft.language
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.game.setup.names if self.game else ()
+
+    def wants_text(self) -> bool:
+        """True while a name is being typed (the keyboard then sends text)."""
+        return self.editing_name is not None
+
+    def entry_step(self) -> str | None:
+        """Which part of the entry is asked: "kind", "color", "rank", "announce", "confirm"."""
+        entry = self.entry
+        if entry is None:
+            return None
+        if entry.choosing_announce:
+            return "announce"
+        if entry.color is None:
+            return "color"
+        if entry.rank is None:
+            return "rank"
+        if entry.kind is None:
+            return "kind"
+        return "confirm"
+
+    def soft_choices(self) -> list[object]:
+        """What each soft key picks on the entry screen, in button order."""
+        step = self.entry_step()
+        if self.game is None or step is None:
+            return []
+        if step in ("color", "announce"):
+            return list(self.game.setup.colors)
+        if step == "rank":
+            return [1, 2, 3, 4, 5]
+        return []
+
+    # -- handling ----------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> list[Effect]:
+        """Apply one input event; return what the app must do before drawing."""
+        if isinstance(event, DeviceStatus):
+            self.notice = None if event.connected else event.message
+            return []
+        if isinstance(event, Tap):
+            return []  # taps are resolved into events by the layout before reaching here
+        if isinstance(event, Press) and event.key is Key.MENU and self.editing_name is None:
+            if self.screen is not Screen.MENU:
+                self._return_to = self.screen
+                self.screen = Screen.MENU
+                self.menu_focus = 0
+            return []
+        if isinstance(event, Press) and event.key is Key.HELP and self.editing_name is None:
+            if self.screen is not Screen.HELP:
+                self._return_to = self.screen
+                self.screen = Screen.HELP
+            return []
+        handler = getattr(self, f"_on_{self.screen.value}")
+        return handler(event)
+
+    # set-up
+
+    def _on_setup(self, event: InputEvent) -> list[Effect]:
+        draft = self.draft
+        if self.editing_name is not None:
+            return self._edit_name(event)
+        if isinstance(event, Select) and event.target in SETUP_ROWS:
+            self.focus = SETUP_ROWS.index(event.target)
+            event = Press(Key.OK)
+        if isinstance(event, ChooseNumber) and 2 <= event.number <= 5:
+            draft.players = event.number
+            draft.first_player %= draft.players
+            return []
+        if not isinstance(event, Press):
+            return []
+        key = event.key
+        if key in (Key.NEXT, Key.PREVIOUS):
+            step = 1 if key is Key.NEXT else -1
+            self.focus = (self.focus + step) % len(SETUP_ROWS)
+        elif key is Key.OK:
+            row = SETUP_ROWS[self.focus]
+            if row == "start":
+                return self._start_game()
+            self.change_setup_row(row)
+        elif key is Key.BACK and self.game is not None:
+            self.screen = Screen.END if self.game.is_over else Screen.GAME
+        return []
+
+    def change_setup_row(self, row: str) -> None:
+        """Move the value of a set-up row on to the next choice."""
+        draft = self.draft
+        if row == "players":
+            draft.players = draft.players % 5 + 1 if draft.players < 5 else 2
+            draft.first_player %= draft.players
+        elif row == "first_player":
+            draft.first_player = (draft.first_player + 1) % draft.players
+        elif row == "names":
+            self.editing_name = 0
+            while len(draft.names) < draft.players:
+                draft.names.append("")
+        elif row == "multicolor":
+            order = list(Multicolor)
+            draft.multicolor = order[(order.index(draft.multicolor) + 1) % len(order)]
+        elif row == "language":
+            draft.language = LANGUAGES[(LANGUAGES.index(draft.language) + 1) % len(LANGUAGES)]
+        elif row in SETUP_ROWS:
+            setattr(draft, row, not getattr(draft, row))
+
+    def _edit_name(self, event: InputEvent) -> list[Effect]:
+        draft, seat = self.draft, self.editing_name
+        assert seat is not None
+        if isinstance(event, TypeText):
+            text = "".join(ch for ch in event.text if ch.isprintable())
+            draft.names[seat] = (draft.names[seat] + text)[:MAX_NAME_LENGTH]
+        elif isinstance(event, Press) and event.key is Key.UNDO:
+            draft.names[seat] = draft.names[seat][:-1]
+        elif isinstance(event, Press) and event.key in (Key.OK, Key.NEXT):
+            self.editing_name = seat + 1 if seat + 1 < draft.players else None
+        elif isinstance(event, Press) and event.key is Key.BACK:
+            self.editing_name = None
+        return []
+
+    def _start_game(self) -> list[Effect]:
+        started_at = self._clock() if self._clock else None
+        try:
+            setup = self.draft.to_setup(started_at)
+        except SetupError as error:
+            self.message = Refused(IllegalAction(str(error)))
+            return [Beep("refused")]
+        self.game = Game(setup)
+        self.screen = Screen.GAME
+        self.entry = None
+        self.preview = None
+        self.page = 0
+        self.message = None
+        return [SaveSettings(self.draft.to_settings()), StartGame(setup)]
+
+    # the game
+
+    def _on_game(self, event: InputEvent) -> list[Effect]:
+        game = self.game
+        assert game is not None
+        if isinstance(event, CardScanned):
+            return self._scanned(event, None)
+        if not isinstance(event, Press):
+            return []
+        key = event.key
+        if key is Key.HINT:
+            return self._record(Hint(player=game.position.current))
+        if key in (Key.PLAY, Key.DISCARD):
+            kind = EntryKind.PLAY if key is Key.PLAY else EntryKind.DISCARD
+            self.entry = Entry(kind)
+            self.preview = None
+            self.screen = Screen.ENTRY
+        elif key is Key.UNDO:
+            return self._ask_undo()
+        elif key in (Key.NEXT, Key.PREVIOUS):
+            self.page = 1 - self.page
+        return []
+
+    def _scanned(self, event: CardScanned, entry: Entry | None) -> list[Effect]:
+        if event.card is None:
+            self.message = Info("unknown_tag", (("tag", event.tag),))
+            return [Beep("refused")]
+        if entry is None:
+            entry = Entry(None)
+        entry.color, entry.rank = event.card.color, event.card.rank
+        entry.choosing_announce = False
+        self.entry = entry
+        self.screen = Screen.ENTRY
+        self._update_preview()
+        return []
+
+    def _on_entry(self, event: InputEvent) -> list[Effect]:
+        entry, game = self.entry, self.game
+        assert entry is not None and game is not None
+        if isinstance(event, CardScanned):
+            return self._scanned(event, entry)
+        step = self.entry_step()
+        if isinstance(event, ChooseColor):
+            if entry.choosing_announce:
+                entry.announce = event.color
+                entry.choosing_announce = False
+            else:
+                entry.color = event.color
+        elif isinstance(event, ChooseRank) and 1 <= event.rank <= 5:
+            entry.rank = event.rank
+        elif isinstance(event, Press):
+            key = event.key
+            if key is Key.BACK:
+                return self._cancel_entry()
+            if step == "kind" and key in (Key.PLAY, Key.DISCARD):
+                # Scanned first: the press says what was done with the card, and records it.
+                entry.kind = EntryKind.PLAY if key is Key.PLAY else EntryKind.DISCARD
+                return self._confirm_entry()
+            if step == "confirm" and key is Key.OK:
+                return self._confirm_entry()
+            if step == "confirm" and key is Key.PREVIOUS and game.setup.timed_display:
+                entry.choosing_announce = True
+            elif step == "confirm" and key is Key.NEXT and game.setup.timed_display:
+                entry.announce = None
+            elif key in SOFT_KEYS:
+                choices = self.soft_choices()
+                slot = SOFT_KEYS.index(key)
+                if slot < len(choices):
+                    return self._on_entry(_choice_event(choices[slot]))
+        self._update_preview()
+        return []
+
+    def _update_preview(self) -> None:
+        entry, game = self.entry, self.game
+        self.preview = None
+        if entry is None or game is None or entry.card is None:
+            return
+        action = entry.action(game.position.current) or Play(
+            entry.card, player=game.position.current
+        )
+        try:
+            self.preview = game.preview(action)
+        except IllegalAction as error:
+            self.preview = error
+
+    def _cancel_entry(self) -> list[Effect]:
+        self.entry = None
+        self.preview = None
+        self.screen = Screen.GAME
+        return []
+
+    def _confirm_entry(self) -> list[Effect]:
+        entry, game = self.entry, self.game
+        assert entry is not None and game is not None
+        action = entry.action(game.position.current)
+        if action is None:
+            return []
+        effects = self._record(action)
+        if isinstance(self.message, Refused):
+            self.screen = Screen.ENTRY  # stay: the players fix the card or cancel
+            self.preview = self.message.error
+            if entry.kind is not None and self.entry_step() == "kind":
+                entry.kind = None
+        return effects
+
+    def _record(self, action: Action) -> list[Effect]:
+        game = self.game
+        assert game is not None
+        try:
+            event = game.apply(action)
+        except IllegalAction as error:
+            self.message = Refused(error)
+            return [Beep("refused")]
+        self.message = Happened(event)
+        self.entry = None
+        self.preview = None
+        effects: list[Effect] = [RecordAction(action)]
+        if event.fuse_burnt:
+            effects.append(Beep("misplay"))
+        if game.is_over:
+            self.screen = Screen.END
+            effects.append(FinishGame())
+        else:
+            self.screen = Screen.GAME
+        return effects
+
+    # undo
+
+    def _ask_undo(self) -> list[Effect]:
+        game = self.game
+        if game is None or not game.actions:
+            self.message = Info("undo_nothing")
+            return [Beep("refused")]
+        self._return_to = self.screen
+        self.screen = Screen.UNDO
+        return []
+
+    def _on_undo(self, event: InputEvent) -> list[Effect]:
+        game = self.game
+        assert game is not None
+        if not isinstance(event, Press):
+            return []
+        if event.key is Key.OK:
+            undone = game.events[-1]
+            game.undo()
+            self.message = Undone(undone)
+            self.screen = Screen.GAME  # undo after the end goes back into the game
+            return [RecordUndo()]
+        if event.key in (Key.BACK, Key.UNDO):
+            self.screen = self._return_to if self._return_to is not Screen.UNDO else Screen.GAME
+        return []
+
+    def last_event(self) -> Event | None:
+        game = self.game
+        return game.events[-1] if game and game.events else None
+
+    # the end
+
+    def _on_end(self, event: InputEvent) -> list[Effect]:
+        if not isinstance(event, Press):
+            return []
+        if event.key is Key.UNDO:
+            return self._ask_undo()
+        if event.key is Key.OK:
+            self.screen = Screen.SETUP
+            self.focus = SETUP_ROWS.index("start")
+        return []
+
+    # menu, history, help
+
+    def _on_menu(self, event: InputEvent) -> list[Effect]:
+        if isinstance(event, Select) and event.target in MENU_ROWS:
+            return self.choose_menu(event.target)
+        if not isinstance(event, Press):
+            return []
+        key = event.key
+        if key in (Key.NEXT, Key.PREVIOUS):
+            step = 1 if key is Key.NEXT else -1
+            self.menu_focus = (self.menu_focus + step) % len(MENU_ROWS)
+            return []
+        if key is Key.BACK:
+            self.screen = self._back_screen()
+            return []
+        if key is Key.OK:
+            return self.choose_menu(MENU_ROWS[self.menu_focus])
+        return []
+
+    def choose_menu(self, row: str) -> list[Effect]:
+        """Act on a menu row (by OK on the focused row, or a tap)."""
+        if row == "resume":
+            self.screen = self._back_screen()
+        elif row == "new_game":
+            self.screen = Screen.SETUP
+            self.focus = SETUP_ROWS.index("start")
+        elif row == "history":
+            self.screen = Screen.HISTORY
+            self.history_scroll = 0
+            return [LoadHistory()]
+        elif row == "help":
+            self.screen = Screen.HELP
+        elif row == "language":
+            self.change_setup_row("language")
+            return [SaveSettings(self.draft.to_settings())]
+        return []
+
+    def _back_screen(self) -> Screen:
+        if self.game is None:
+            return Screen.SETUP
+        if self._return_to in (Screen.MENU, Screen.HELP, Screen.HISTORY):
+            return Screen.END if self.game.is_over else Screen.GAME
+        if self._return_to is Screen.ENTRY and self.entry is None:
+            return Screen.GAME
+        return self._return_to
+
+    def _on_history(self, event: InputEvent) -> list[Effect]:
+        if isinstance(event, Press):
+            if event.key is Key.NEXT:
+                self.history_scroll += 1
+            elif event.key is Key.PREVIOUS:
+                self.history_scroll = max(0, self.history_scroll - 1)
+            elif event.key in (Key.BACK, Key.OK):
+                self.screen = self._back_screen()
+        return []
+
+    def _on_help(self, event: InputEvent) -> list[Effect]:
+        if isinstance(event, Press) and event.key in (Key.BACK, Key.OK, Key.HELP):
+            self.screen = self._back_screen()
+        return []
+
+
+def _choice_event(choice: object) -> InputEvent:
+    if isinstance(choice, Color):
+        return ChooseColor(choice)
+    assert isinstance(choice, int)
+    return ChooseRank(choice)
