@@ -128,6 +128,7 @@ def test_events_agree_with_the_position(table):
         table.step()
         event, after = game.events[-1], game.position
         assert after.hints - before.hints == event.hints_change
+        assert (event.hints_after, event.fuses_after) == (after.hints, after.fuses)
         assert after.fuses - before.fuses == int(event.fuse_burnt)
         assert before.deck - after.deck == int(event.drew)
         assert (event.card is None) == isinstance(event.action, Hint)
