@@ -11,6 +11,12 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.app import App
+    from companion.config import Config
+    from companion.storage import Storage
 
 EXIT_RULE_BROKEN = 1
 EXIT_INVALID_LOG = 2
@@ -41,22 +47,300 @@ def replay_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 480x320") from None
+    if not (160 <= width <= 7680 and 120 <= height <= 4320):
+        raise argparse.ArgumentTypeError(f"{text} is not a screen size this app can draw")
+    return width, height
+
+
+def _load_config(path: Path | None) -> Config | None:
+    from companion.config import ConfigError, load_config
+
+    try:
+        return load_config(path)
+    except ConfigError as error:
+        print(f"hanabi-companion: the configuration is wrong:\n{error}", file=sys.stderr)
+        return None
+    except OSError as error:
+        print(f"hanabi-companion: cannot read the configuration: {error}", file=sys.stderr)
+        return None
+
+
+def _open_storage(data_dir: Path | None) -> Storage | None:
+    from companion.app import default_data_dir
+    from companion.storage import Storage, StorageError
+
+    try:
+        storage = Storage.open(data_dir or default_data_dir())
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return None
+    if storage.notice:
+        print(f"hanabi-companion: {storage.notice}", file=sys.stderr)
+    return storage
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the companion on the screen, with the buttons and scanner of the config."""
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+    config = _load_config(args.config)
+    if config is None:
+        return 2
+    from companion.app import App, draft_from_config, resume
+    from companion.controller import SetupDraft
+    from companion.display import DisplayError, open_display
+
+    storage = _open_storage(args.data_dir)
+    if storage is None:
+        return 1
+    draft = SetupDraft.from_settings(
+        storage.get_setting("setup", {}) or {}, default=draft_from_config(config)
+    )
+    if args.lang:
+        draft.language = args.lang
+    controller, game_id = resume(storage, draft)
+    if storage.notice:
+        controller.notice = storage.notice
+    size = args.size or config.screen.size
+    try:
+        display = open_display(
+            args.display or config.screen.display,
+            size,
+            fullscreen=args.fullscreen or config.screen.fullscreen,
+        )
+    except DisplayError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        storage.close()
+        return 1
+    panel = scanner = None
+    app = App(storage, display, controller, game_id)
+    try:
+        panel, scanner = _start_hardware(config, args, app)
+        if panel is not None:
+            app.on_tokens = panel.show_tokens
+            app.on_beep = panel.beep
+        return app.run()
+    finally:
+        if scanner is not None:
+            scanner.stop()
+        if panel is not None:
+            panel.close()
+        display.close()
+        storage.close()
+
+
+def _start_hardware(config: Config, args: argparse.Namespace, app: App) -> tuple[Any, Any]:
+    """The button panel and the card scanner, when configured; a problem is said, not fatal."""
+    import logging
+
+    log = logging.getLogger("hanabi-companion")
+    panel = scanner = None
+    gpio = config.gpio
+    pin_factory = args.gpio or gpio.pin_factory
+    if pin_factory == "auto" and not _has_gpio():
+        pin_factory = "none"  # a desktop: no GPIO chip, no panel
+    if pin_factory != "none":
+        from hardware.buttons import HardwareError, open_panel
+
+        try:
+            panel = open_panel(
+                gpio.pins,
+                app.inbox.emit,
+                pin_factory=pin_factory,
+                debounce=gpio.debounce,
+                long_press=gpio.long_press,
+            )
+        except HardwareError as error:
+            log.warning("buttons not available: %s", error)
+            app.controller.notice = f"GPIO: {error}"
+    if config.scanner is not None:
+        from companion.hardware_cli import default_tag_map_path
+        from hardware.scanner import CardScanner, ScannerError
+        from hardware.tagmap import TagMap, TagMapError
+
+        try:
+            tag_map = TagMap.load(config.scanner.tag_map or default_tag_map_path(args.data_dir))
+            scanner = CardScanner(
+                config.scanner.port,
+                config.scanner.protocol,  # type: ignore[arg-type]
+                app.inbox.emit,
+                baud=config.scanner.baud,
+                tag_map=tag_map,
+                repeat_window=config.scanner.repeat_window,
+            )
+            scanner.start()
+        except (ScannerError, TagMapError) as error:
+            log.warning("scanner not available: %s", error)
+            app.controller.notice = str(error)
+            scanner = None
+    return panel, scanner
+
+
+def _has_gpio() -> bool:
+    return any(Path("/dev").glob("gpiochip*"))
+
+
+def render_command(args: argparse.Namespace) -> int:
+    """Draw the screen the companion shows after a log, into a PNG, without a display."""
+    import os
+
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    from engine.log import LogFormatError, LogRuleError, replay_log
+
+    try:
+        game = replay_log(Path(args.log).read_text(encoding="utf-8"))
+    except OSError as error:
+        print(f"{args.log}:1: cannot read the file ({error})", file=sys.stderr)
+        return EXIT_INVALID_LOG
+    except LogFormatError as error:
+        print(f"{args.log}:{error.line}: {error.reason}", file=sys.stderr)
+        return EXIT_INVALID_LOG
+    except LogRuleError as error:
+        print(f"{args.log}:{error.line}: {error.reason}", file=sys.stderr)
+        return EXIT_RULE_BROKEN
+    import pygame
+
+    from companion.controller import Controller, SetupDraft
+    from companion.screens import Renderer
+
+    pygame.font.init()
+    surface = pygame.Surface(args.size)
+    controller = Controller(SetupDraft(language=args.lang), game)
+    if game.events:
+        from companion.controller import Happened
+
+        controller.message = Happened(game.events[-1])
+    Renderer(args.size).draw(surface, controller)
+    pygame.image.save(surface, str(args.out))
+    return 0
+
+
+def export_command(args: argparse.Namespace) -> int:
+    """Print the game in progress (or the given one) as a hanabi-log/1 log."""
+    from companion.storage import StorageError
+
+    storage = _open_storage(args.data_dir)
+    if storage is None:
+        return 1
+    try:
+        game_id = args.game if args.game is not None else storage.latest_game_id()
+        if game_id is None:
+            print("hanabi-companion: no game stored yet", file=sys.stderr)
+            return 1
+        sys.stdout.write(storage.export(game_id))
+        return 0
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
+    finally:
+        storage.close()
+
+
+def history_command(args: argparse.Namespace) -> int:
+    """List the finished games: date, players, variant, score, rating."""
+    storage = _open_storage(args.data_dir)
+    if storage is None:
+        return 1
+    try:
+        rows = storage.history()
+        if not rows:
+            print("No finished game yet.")
+            return 0
+        print(f"{'game':>4}  {'finished':<20} {'players':<28} {'variant':<22} score  rating")
+        for row in rows:
+            players = ", ".join(row.names)
+            rating = row.rating or (row.outcome or "")
+            print(
+                f"{row.id:>4}  {(row.finished_at or row.started_at)[:19]:<20} {players:<28.28} "
+                f"{row.variant:<22.22} {row.score:>2}/{row.max_score:<2}  {rating}"
+            )
+        return 0
+    finally:
+        storage.close()
+
+
+HARDWARE_COMMANDS = ("scanner", "enrol")
+
+
+def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
+    """The command line. ``hardware=False`` leaves out the arguments of ``scanner`` and
+    ``enrol``, whose module loads pyserial: ``replay`` starts faster without it."""
     parser = argparse.ArgumentParser(
         prog="hanabi-companion",
         description="A table companion for Hanabi: rules referee, scoreboard and game journal.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    def data_dir_option(command: argparse.ArgumentParser) -> None:
+        command.add_argument(
+            "--data-dir",
+            type=Path,
+            help="where the games are kept (default: $STATE_DIRECTORY, "
+            "else ~/.local/state/hanabi-companion)",
+        )
+
+    run = commands.add_parser("run", help="run the companion (the default command)")
+    data_dir_option(run)
+    run.add_argument("--config", type=Path, help="configuration file (TOML)")
+    run.add_argument("--size", type=_size, help="window size, e.g. 480x320")
+    run.add_argument("--fullscreen", action="store_true", help="use the whole screen")
+    run.add_argument("--lang", choices=("en", "fr"), help="language of the screens")
+    run.add_argument("--display", help="auto, window, kmsdrm or fb:/dev/fbN (overrides config)")
+    run.add_argument("--gpio", choices=("auto", "lgpio", "mock", "none"), help="pin factory")
+    run.set_defaults(handler=run_command)
+
+    render = commands.add_parser("render", help="draw the screen after a log into a PNG")
+    render.add_argument("log", type=Path, metavar="LOG")
+    render.add_argument("--size", type=_size, default=(480, 320))
+    render.add_argument("--out", type=Path, required=True, metavar="PNG")
+    render.add_argument("--lang", choices=("en", "fr"), default="en")
+    render.set_defaults(handler=render_command)
+
+    export = commands.add_parser("export", help="print a stored game as a hanabi-log/1 log")
+    data_dir_option(export)
+    export.add_argument("--game", type=int, help="game number (default: the latest)")
+    export.set_defaults(handler=export_command)
+
+    history = commands.add_parser("history", help="list the finished games")
+    data_dir_option(history)
+    history.set_defaults(handler=history_command)
+
     replay = commands.add_parser("replay", help="apply game logs and print their summaries")
     replay.add_argument("files", nargs="+", metavar="FILE", help="hanabi-log/1 files")
     replay.set_defaults(handler=replay_command)
+
+    scanner = commands.add_parser("scanner", help="print what a card scanner reads (wiring check)")
+    enrol = commands.add_parser("enrol", help="register the tags of a deck, card by card")
+    if hardware:
+        from companion.hardware_cli import (
+            add_enrol_arguments,
+            add_scanner_arguments,
+            enrol_command,
+            scanner_command,
+        )
+
+        add_scanner_arguments(scanner)
+        scanner.set_defaults(handler=scanner_command)
+        add_enrol_arguments(enrol)
+        enrol.set_defaults(handler=enrol_command)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    first = next((a for a in arguments if not a.startswith("-")), None)
+    wants_help = "-h" in arguments or "--help" in arguments
+    if first is None and not wants_help:
+        arguments = ["run", *arguments]  # plain `hanabi-companion [options]` runs the companion
+        first = "run"
+    parser = build_parser(hardware=wants_help or first in HARDWARE_COMMANDS)
+    args = parser.parse_args(arguments)
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -1,0 +1,273 @@
+"""The companion's one loop: inputs → controller → storage → drawing.
+
+Input comes from pygame (keyboard, touch, mouse) on this thread and from the
+hardware threads (buttons, scanner), which only put an event on a queue and
+wake the loop. Every accepted action is committed to SQLite before the
+screen shows it. The loop sleeps while nothing happens and redraws only when
+something changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import FrameType
+
+import pygame
+
+from companion import sdnotify
+from companion.config import Config
+from companion.controller import (
+    Beep,
+    Controller,
+    Effect,
+    FinishGame,
+    LoadHistory,
+    RecordAction,
+    RecordUndo,
+    SaveSettings,
+    SetupDraft,
+    StartGame,
+)
+from companion.display import Display
+from companion.keys import key_event
+from companion.screens import Renderer, Target
+from companion.storage import Storage
+from engine.game import Game
+from engine.setup import Multicolor
+from hardware.events import InputEvent, Tap, TypeText
+
+log = logging.getLogger("hanabi-companion")
+
+SETTINGS_KEY = "setup"
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def draft_from_config(config: Config) -> SetupDraft:
+    """The set-up offered before anything was remembered: the config's defaults."""
+    game = config.game
+    return SetupDraft(
+        players=game.players,
+        multicolor=Multicolor(game.multicolor),
+        wild_multicolor=game.wild_multicolor,
+        crowning_piece=game.crowning_piece,
+        timed_display=game.timed_display,
+        empty_clues=game.empty_clues,
+        strikeout_keeps_score=game.strikeout_keeps_score,
+        language=config.screen.language,
+    )
+
+
+def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]:
+    """The controller as the stored games leave it: the latest game, unfinished or just over."""
+    game_id = storage.latest_game_id()
+    game = None
+    if game_id is not None:
+        stored = storage.load(game_id)
+        if stored.status in ("playing", "over"):
+            game = Game.replay(stored.setup, stored.actions)
+        else:
+            game_id = None
+    return Controller(draft, game, clock=utc_now), game_id
+
+
+@dataclass
+class Inbox:
+    """Where threads leave input events; posting also wakes the pygame loop."""
+
+    wake_type: int
+    events: queue.SimpleQueue[InputEvent] = field(default_factory=queue.SimpleQueue)
+
+    def emit(self, event: InputEvent) -> None:
+        """Thread-safe: queue the event and wake the loop (SDL_PushEvent is thread-safe)."""
+        self.events.put(event)
+        with contextlib.suppress(pygame.error):  # the display is closing
+            pygame.event.post(pygame.event.Event(self.wake_type))
+
+    def drain(self) -> list[InputEvent]:
+        out = []
+        while True:
+            try:
+                out.append(self.events.get_nowait())
+            except queue.Empty:
+                return out
+
+
+class App:
+    """The running companion. ``step()`` is one turn of the loop, for tests and benchmarks."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        display: Display,
+        controller: Controller,
+        game_id: int | None,
+        *,
+        on_tokens: Callable[[int, int], None] | None = None,
+        on_beep: Callable[[str], None] | None = None,
+    ) -> None:
+        self.storage = storage
+        self.display = display
+        self.controller = controller
+        self.game_id = game_id
+        self.renderer = Renderer(display.size)
+        self.inbox = Inbox(pygame.event.custom_type())
+        self.targets: list[Target] = []
+        self.dirty = True
+        self.running = True
+        self.frames = 0
+        self.on_tokens = on_tokens
+        self.on_beep = on_beep
+        self.watchdog = sdnotify.Watchdog()
+        self._ready_sent = False
+        pygame.key.set_repeat()  # no key repeat: a held key is one action
+        pygame.key.start_text_input()
+
+    # -- the loop ---------------------------------------------------------------
+
+    def run(self) -> int:
+        """Run until the window is closed or SIGTERM arrives."""
+        previous = signal.signal(signal.SIGTERM, self._on_sigterm)
+        try:
+            while self.running:
+                self.step(self._wait_timeout_ms())
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+            sdnotify.stopping()
+        return 0
+
+    def _on_sigterm(self, signum: int, frame: FrameType | None) -> None:
+        self.running = False
+        self.inbox.emit(TypeText(""))  # wake the loop; an empty text changes nothing
+
+    def _wait_timeout_ms(self) -> int:
+        if self.watchdog.enabled and self.watchdog.interval:
+            return max(100, int(self.watchdog.interval * 1000 / 2))
+        return 5000
+
+    def step(self, timeout_ms: int = 0) -> None:
+        """Draw if needed, wait for input (at most ``timeout_ms``), handle it all."""
+        if self.dirty:
+            self.draw()
+        self.watchdog.ping(time.monotonic())
+        first = pygame.event.wait(timeout_ms) if timeout_ms else pygame.event.poll()
+        events = [first, *pygame.event.get()]
+        for event in events:
+            self.handle_pygame_event(event)
+        for event in self.inbox.drain():
+            self.dispatch(event)
+        if self.dirty:
+            self.draw()
+
+    def draw(self) -> None:
+        self.targets = self.renderer.draw(self.display.surface, self.controller)
+        self.display.present()
+        self.dirty = False
+        self.frames += 1
+        if not self._ready_sent:
+            sdnotify.ready()
+            self._ready_sent = True
+
+    # -- input ------------------------------------------------------------------
+
+    def handle_pygame_event(self, event: pygame.event.Event) -> None:
+        kind = event.type
+        if kind == pygame.QUIT:
+            self.running = False
+        elif kind == pygame.KEYDOWN:
+            if self.controller.wants_text() and event.key not in (
+                pygame.K_RETURN,
+                pygame.K_KP_ENTER,
+                pygame.K_ESCAPE,
+                pygame.K_BACKSPACE,
+            ):
+                return  # the character arrives as TEXTINPUT
+            if self.controller.wants_text() and event.key == pygame.K_BACKSPACE:
+                from hardware.events import Key, Press
+
+                self.dispatch(Press(Key.UNDO))
+                return
+            mapped = key_event(
+                pygame.key.name(event.key),
+                self.controller.screen,
+                entry_step=self.controller.entry_step(),
+            )
+            if mapped is not None:
+                self.dispatch(mapped)
+        elif kind == pygame.TEXTINPUT:
+            if self.controller.wants_text():
+                self.dispatch(TypeText(event.text))
+            elif event.text == "?":
+                self.dispatch(key_event("?", self.controller.screen, entry_step=None))  # type: ignore[arg-type]
+        elif kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.dispatch(Tap(*event.pos))
+        elif kind == pygame.FINGERDOWN:
+            width, height = self.display.size
+            self.dispatch(Tap(int(event.x * width), int(event.y * height)))
+        elif kind in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
+            self.dirty = True
+
+    def resolve_tap(self, tap: Tap) -> InputEvent | None:
+        """The event of the target under a tap, from the last frame drawn."""
+        for rect, event in reversed(self.targets):
+            if rect.collidepoint(tap.x, tap.y):
+                return event
+        return None
+
+    def dispatch(self, event: InputEvent) -> None:
+        """One input event through the controller; its effects done before the next frame."""
+        if isinstance(event, Tap):
+            resolved = self.resolve_tap(event)
+            if resolved is None:
+                return
+            event = resolved
+        if isinstance(event, TypeText) and not event.text:
+            return
+        effects = self.controller.handle(event)
+        for effect in effects:
+            self.carry_out(effect)
+        game = self.controller.game
+        if self.on_tokens is not None and game is not None:
+            self.on_tokens(game.position.hints, game.position.fuses)
+        self.dirty = True
+
+    def carry_out(self, effect: Effect) -> None:
+        """Do one effect. Storage writes commit before returning: nothing shows unsaved."""
+        storage = self.storage
+        if isinstance(effect, StartGame):
+            self.game_id = storage.new_game(effect.setup)
+        elif isinstance(effect, RecordAction):
+            assert self.game_id is not None
+            storage.append_action(self.game_id, effect.action)
+        elif isinstance(effect, RecordUndo):
+            assert self.game_id is not None
+            storage.drop_last_action(self.game_id)
+        elif isinstance(effect, FinishGame):
+            assert self.game_id is not None and self.controller.game is not None
+            storage.finish(self.game_id, self.controller.game)
+        elif isinstance(effect, SaveSettings):
+            storage.set_setting(SETTINGS_KEY, effect.settings)
+        elif isinstance(effect, LoadHistory):
+            self.controller.history = (storage.history(), storage.stats())
+        elif isinstance(effect, Beep) and self.on_beep is not None:
+            self.on_beep(effect.kind)
+
+
+def default_data_dir() -> Path:
+    """``$STATE_DIRECTORY`` under systemd, else ``$XDG_STATE_HOME/hanabi-companion``."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return Path(state.split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "hanabi-companion"

@@ -1,0 +1,123 @@
+"""Where the frames go: a desktop window, the Pi's screen (KMSDRM), or an SPI framebuffer.
+
+``open_display(spec, …)`` takes the ``[screen] display`` setting:
+
+- ``auto``: a window when a desktop is there (``$DISPLAY`` or
+  ``$WAYLAND_DISPLAY``), else ``kmsdrm``;
+- ``window``: a desktop window;
+- ``kmsdrm``: straight on HDMI, the DSI touchscreen or a DRM SPI panel;
+- ``fb:/dev/fbN``: an old fbtft SPI panel. SDL 2 has no framebuffer driver, so
+  the companion draws off-screen and writes the rows that changed into the
+  framebuffer itself; input comes from SDL's ``evdev`` driver (touch, keys);
+- ``dummy``: no screen at all (tests, benchmarks).
+
+If the driver cannot start, :class:`DisplayError` says which and why. SDL's
+silent off-screen fallback is never accepted in place of a real screen.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import pygame
+
+from companion.framebuffer import FramebufferError, FramebufferWriter
+
+HEADLESS_DRIVERS = frozenset({"dummy", "offscreen", "evdev"})
+
+
+class DisplayError(RuntimeError):
+    """The configured display cannot be used; the message says which and why."""
+
+
+def sdl_driver_for(spec: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """The SDL video driver a display spec asks for (None: let SDL pick a desktop one).
+
+    >>> sdl_driver_for("auto", {"DISPLAY": ":0"}) is None
+    True
+    >>> sdl_driver_for("auto", {}), sdl_driver_for("fb:/dev/fb1", {})
+    ('kmsdrm', 'evdev')
+    """
+    env = os.environ if environ is None else environ
+    if spec == "auto":
+        return None if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") else "kmsdrm"
+    if spec == "window":
+        return None
+    if spec.startswith("fb:"):
+        return "evdev"  # SDL's dummy video with evdev input: touch and keys still arrive
+    if spec in ("kmsdrm", "dummy"):
+        return spec
+    raise DisplayError(f"unknown display {spec!r}: use auto, window, kmsdrm or fb:/dev/fbN")
+
+
+class Display:
+    """A surface to draw on and a way to show it."""
+
+    def __init__(self, surface: pygame.Surface, framebuffer: FramebufferWriter | None) -> None:
+        self.surface = surface
+        self.framebuffer = framebuffer
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.surface.get_size()
+
+    def present(self) -> None:
+        """Show the frame drawn on :attr:`surface`."""
+        if self.framebuffer is not None:
+            self.framebuffer.write(self.surface)  # only the rows that changed
+        else:
+            pygame.display.flip()
+
+    def close(self) -> None:
+        if self.framebuffer is not None:
+            self.framebuffer.close()
+        pygame.display.quit()
+
+
+def open_display(
+    spec: str, size: tuple[int, int], *, fullscreen: bool = False, title: str = "Hanabi companion"
+) -> Display:
+    """Start the display named by ``spec``; :class:`DisplayError` if it cannot start."""
+    wanted = sdl_driver_for(spec)
+    if wanted is None:
+        # A desktop window: forget a driver forced by the environment of a service.
+        if os.environ.get("SDL_VIDEODRIVER") in HEADLESS_DRIVERS | {"kmsdrm"}:
+            del os.environ["SDL_VIDEODRIVER"]
+    else:
+        os.environ["SDL_VIDEODRIVER"] = wanted
+    # The window surface without OpenGL: ~90 MB less under X, and all we need.
+    os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
+    try:
+        pygame.display.init()
+    except pygame.error as error:
+        where = wanted or "a desktop window"
+        raise DisplayError(f"cannot open the display ({where}): {error}") from None
+    driver = pygame.display.get_driver()
+    if driver in HEADLESS_DRIVERS and (wanted is None or wanted == "kmsdrm"):
+        pygame.display.quit()
+        raise DisplayError(
+            f"no screen found: SDL fell back to its {driver!r} driver "
+            "(no desktop session, and no KMS/DRM screen). Set [screen] display in the config"
+        )
+    pygame.display.set_caption(title)
+    framebuffer = None
+    if spec.startswith("fb:"):
+        try:
+            framebuffer = FramebufferWriter(spec[3:])
+        except (FramebufferError, OSError) as error:
+            pygame.display.quit()
+            raise DisplayError(f"cannot use the framebuffer {spec[3:]}: {error}") from None
+        size = framebuffer.size
+        surface = pygame.Surface(size)
+        pygame.display.set_mode((1, 1))  # the event loop needs a window, even a dummy one
+        return Display(surface, framebuffer)
+    flags = pygame.FULLSCREEN if fullscreen or driver == "kmsdrm" else 0
+    try:
+        window = pygame.display.set_mode((0, 0) if flags else size, flags)
+    except pygame.error as error:
+        pygame.display.quit()
+        raise DisplayError(
+            f"cannot open a {size[0]}x{size[1]} screen on {driver}: {error}"
+        ) from None
+    return Display(window, None)
