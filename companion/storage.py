@@ -1,0 +1,843 @@
+"""The games database: every game as its ``hanabi-log/1`` log, in one SQLite file.
+
+A stored game *is* its log (GAME-LOG.md): the ``games`` row keeps the header
+line, the ``actions`` table keeps one JSON line per action, so an export is
+the header followed by the lines, and ``replay`` works on it unchanged. The
+``games`` row also keeps a summary (players, variant, score, rating, …) for
+the history and statistics screens, and ``settings`` remembers set-up choices.
+
+Durability: every write method runs in its own ``BEGIN IMMEDIATE … COMMIT``
+and returns only once SQLite has committed it (WAL journal,
+``synchronous=FULL``), so an action the screen shows is on disk; a writer
+killed mid-call loses at most the action it had not yet confirmed.
+
+The file is ours only if SQLite says so: a file that is not a database, a
+damaged one, one of another program (another ``application_id``) or of a
+newer schema is renamed aside (with its ``-wal``/``-shm`` files), never
+overwritten, and :attr:`Storage.notice` says so in words.
+
+>>> import tempfile
+>>> from engine import GameSetup, Play
+>>> from engine.cards import Card
+>>> with tempfile.TemporaryDirectory() as tmp, Storage.open(Path(tmp)) as storage:
+...     game_id = storage.new_game(GameSetup(players=2, names=("Ann", "Bo")))
+...     storage.append_action(game_id, Play(Card.from_code("R1")))
+...     print(storage.export(game_id), end="")
+{"format": "hanabi-log/1", "players": 2, "names": ["Ann", "Bo"]}
+{"action": "play", "card": "R1"}
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final
+
+from engine.actions import Action, Discard, Hint, Play
+from engine.errors import IllegalAction
+from engine.game import Game
+from engine.log import (
+    LogFormatError,
+    action_to_dict,
+    dump_line,
+    parse_log,
+    setup_to_dict,
+)
+from engine.setup import GameSetup
+
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "DamagedGameError",
+    "GameStateError",
+    "HistoryRow",
+    "StatsRow",
+    "Storage",
+    "StorageError",
+    "StoredGame",
+    "UnknownGameError",
+]
+
+APPLICATION_ID: Final = 0x48414E42
+"""``PRAGMA application_id`` of our database files: ASCII ``HANB``."""
+
+SCHEMA_VERSION: Final = 1
+"""``PRAGMA user_version`` of the schema this module creates."""
+
+BUSY_TIMEOUT_MS: Final = 5000
+"""How long a statement waits for another connection's lock before failing."""
+
+PLAYING: Final = "playing"
+OVER: Final = "over"
+ABANDONED: Final = "abandoned"
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_HEADER_SIZE = 100
+_APPLICATION_ID_OFFSET = 68
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+_TABLES = frozenset({"games", "actions", "settings"})
+
+_SCHEMA = (
+    """
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        header      TEXT    NOT NULL,
+        started_at  TEXT    NOT NULL,
+        finished_at TEXT,
+        players     INTEGER NOT NULL CHECK (players BETWEEN 2 AND 5),
+        variant     TEXT    NOT NULL,
+        score       INTEGER,
+        max_score   INTEGER NOT NULL,
+        rating      TEXT,
+        outcome     TEXT,
+        end_reason  TEXT,
+        status      TEXT    NOT NULL DEFAULT 'playing'
+                    CHECK (status IN ('playing', 'over', 'abandoned')),
+        CHECK (status <> 'over' OR score IS NOT NULL)
+    )
+    """,
+    "CREATE INDEX games_by_status ON games (status, id)",
+    """
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq     INTEGER NOT NULL CHECK (seq >= 1),
+        line    TEXT    NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE settings (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    ) WITHOUT ROWID
+    """,
+    f"PRAGMA application_id = {APPLICATION_ID}",
+    f"PRAGMA user_version = {SCHEMA_VERSION}",
+)
+
+
+class StorageError(OSError):
+    """The games database cannot be used: unwritable directory, disk error, missing game…"""
+
+
+class UnknownGameError(StorageError, LookupError):
+    """No stored game has that id."""
+
+
+class DamagedGameError(StorageError):
+    """A stored game's lines do not parse or do not replay (the database was tampered with)."""
+
+
+class GameStateError(StorageError, ValueError):
+    """The request does not fit the game's state (e.g. an action for an abandoned game)."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as stored: its set-up and actions (its log), and where it stands."""
+
+    id: int
+    setup: GameSetup
+    actions: list[Action]
+    status: str
+    started_at: str
+    finished_at: str | None
+
+    def replay(self) -> Game:
+        """The game these actions fold into (they were checked when the game was loaded)."""
+        return Game.replay(self.setup, self.actions)
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One finished game in the history list."""
+
+    id: int
+    started_at: str
+    finished_at: str | None
+    players: int
+    names: tuple[str, ...]
+    variant: str
+    score: int
+    #: The perfect score of the variant (25 or 30), for "21 / 25".
+    max_score: int
+    rating: str | None
+    outcome: str | None
+    end_reason: str | None
+
+
+@dataclass(frozen=True)
+class StatsRow:
+    """Best and average score of the finished games of one table size and variant."""
+
+    players: int
+    variant: str
+    games: int
+    best: int
+    average: float
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """What :func:`_examine` found at the database path."""
+
+    kind: str  # "new", "ours", "corrupt", "foreign" or "newer"
+    reason: str = ""
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _as_utc(moment: datetime) -> datetime:
+    """A naive time from the clock is taken as UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _file_stamp(clock: Callable[[], datetime]) -> str:
+    """The time stamp in the name of a file moved aside, e.g. ``20261121T101500Z``."""
+    return _as_utc(clock()).strftime("%Y%m%dT%H%M%SZ")
+
+
+class Storage:
+    """The games database of one data directory. Open it with :meth:`open`.
+
+    Safe to share between threads (one lock serialises the calls); several
+    processes may open the same file (SQLite's locks, ``busy_timeout``).
+    """
+
+    DEFAULT_NAME = "games.db"
+
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        path: Path,
+        notice: str | None,
+        now: Callable[[], datetime],
+    ) -> None:
+        """Use :meth:`open`; this only wraps an already prepared connection."""
+        self._connection: sqlite3.Connection | None = connection
+        self._lock = threading.RLock()
+        self._now = now
+        #: The database file.
+        self.path = path
+        #: Why the previous file was moved aside at opening, in words; None if all was well.
+        self.notice = notice
+
+    # -- opening -----------------------------------------------------------
+
+    @classmethod
+    def open(cls, data_dir: Path, *, now: Callable[[], datetime] | None = None) -> Storage:
+        """Open (or create) ``data_dir/games.db``; create ``data_dir`` and its parents if needed.
+
+        A file that is not a usable games database is renamed aside and a new
+        one started; :attr:`notice` then says what happened. ``now`` is the
+        clock for time stamps (UTC; a naive time is taken as UTC).
+        Raises :class:`StorageError` if the directory cannot be created or
+        written, or the file cannot be read.
+        """
+        clock = now or _utc_now
+        data_dir = Path(data_dir)
+        _ensure_directory(data_dir)
+        path = data_dir / cls.DEFAULT_NAME
+        verdict = _examine(path)
+        notice: str | None = None
+        if verdict.kind in ("corrupt", "foreign", "newer"):
+            moved = _move_aside(path, verdict.kind, _file_stamp(clock))
+            notice = _moved_notice(verdict, path, moved)
+        elif verdict.kind == "new":
+            notice = _set_aside_orphans(path, clock)
+        if verdict.kind == "ours" and not os.access(path, os.R_OK | os.W_OK):
+            raise StorageError(
+                f"The games database {path} is read-only, so the games cannot be saved;"
+                " check its owner and permissions"
+            )
+        connection = _connect(path)
+        try:
+            if verdict.kind != "ours":
+                _create_schema(connection, path)
+                _fsync_directory(data_dir)
+        except BaseException:
+            connection.close()
+            raise
+        return cls(connection, path, notice, clock)
+
+    def close(self) -> None:
+        """Close the database (further calls raise :class:`StorageError`). Idempotent."""
+        with self._lock:
+            connection, self._connection = self._connection, None
+            if connection is not None:
+                try:
+                    connection.close()
+                except sqlite3.Error as error:
+                    raise StorageError(
+                        f"Could not close the games database {self.path}: {error}"
+                    ) from error
+
+    def __enter__(self) -> Storage:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- games ---------------------------------------------------------------
+
+    def new_game(self, setup: GameSetup) -> int:
+        """Store a new game (status ``playing``) and return its id.
+
+        Any other game still ``playing`` is marked ``abandoned``: one table,
+        one game at a time.
+        """
+        header = dump_line(setup_to_dict(setup))
+        stamp = self._stamp()
+        with self._transaction("start a new game", write=True) as db:
+            db.execute(
+                "UPDATE games SET status = 'abandoned', finished_at = ? WHERE status = 'playing'",
+                (stamp,),
+            )
+            cursor = db.execute(
+                "INSERT INTO games (header, started_at, players, variant, max_score, status)"
+                " VALUES (?, ?, ?, ?, ?, 'playing')",
+                (header, stamp, setup.players, setup.variant_name(), setup.max_score),
+            )
+            game_id = cursor.lastrowid
+        assert game_id is not None
+        return game_id
+
+    def append_action(self, game_id: int, action: Action) -> None:
+        """Add ``action`` after the game's last one; committed when this returns.
+
+        The caller has checked it with the rules engine. Raises
+        :class:`GameStateError` if the game is not ``playing``.
+        """
+        if not isinstance(action, Hint | Play | Discard):
+            raise TypeError(f"an action must be a Hint, Play or Discard, not {action!r}")
+        line = dump_line(action_to_dict(action))
+        with self._transaction(f"save an action of game {game_id}", write=True) as db:
+            status = _status(db, game_id)
+            if status != PLAYING:
+                raise GameStateError(
+                    f"Game {game_id} is {_status_words(status)}: it takes no more actions"
+                )
+            db.execute(
+                "INSERT INTO actions (game_id, seq, line)"
+                " SELECT ?, COALESCE(MAX(seq), 0) + 1, ? FROM actions WHERE game_id = ?",
+                (game_id, line, game_id),
+            )
+
+    def drop_last_action(self, game_id: int) -> None:
+        """Undo: delete the game's last action; committed when this returns.
+
+        Undoing the last action of a finished game brings it back to
+        ``playing`` and clears its result. Raises :class:`GameStateError` if
+        the game has no action or was abandoned.
+        """
+        with self._transaction(f"undo the last action of game {game_id}", write=True) as db:
+            status = _status(db, game_id)
+            if status == ABANDONED:
+                raise GameStateError(f"Game {game_id} was abandoned: it cannot be changed")
+            (last,) = db.execute(
+                "SELECT MAX(seq) FROM actions WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            if last is None:
+                raise GameStateError(f"Game {game_id} has no action to undo")
+            db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, last))
+            if status == OVER:
+                db.execute(
+                    "UPDATE games SET status = 'playing', finished_at = NULL, score = NULL,"
+                    " rating = NULL, outcome = NULL, end_reason = NULL WHERE id = ?",
+                    (game_id,),
+                )
+
+    def finish(self, game_id: int, game: Game) -> None:
+        """Mark the game ``over`` with its result from ``game`` (score, rating, outcome…).
+
+        ``game`` must be over and be exactly the stored log (same header,
+        same actions), else :class:`GameStateError` and nothing changes.
+        Finishing an already finished game again keeps its first time stamp.
+        The stored ``max_score`` is the variant's perfect score (25 or 30).
+        """
+        if not game.is_over:
+            raise GameStateError(f"Game {game_id} is not over yet: it cannot be finished")
+        header = dump_line(setup_to_dict(game.setup))
+        lines = [dump_line(action_to_dict(action)) for action in game.actions]
+        outcome, reason, rating = game.outcome, game.end_reason, game.rating
+        stamp = self._stamp()
+        with self._transaction(f"save the result of game {game_id}", write=True) as db:
+            status = _status(db, game_id)
+            if status == ABANDONED:
+                raise GameStateError(f"Game {game_id} was abandoned: it cannot be finished")
+            stored_header, stored_lines = _log_rows(db, game_id)
+            if stored_header != header or stored_lines != lines:
+                raise GameStateError(
+                    f"The game given differs from stored game {game_id} (its set-up or actions);"
+                    " it was not marked finished"
+                )
+            db.execute(
+                "UPDATE games SET status = 'over', finished_at = COALESCE(finished_at, ?),"
+                " score = ?, max_score = ?, rating = ?, outcome = ?, end_reason = ?"
+                " WHERE id = ?",
+                (
+                    stamp,
+                    game.score,
+                    game.setup.max_score,
+                    None if rating is None else rating.value,
+                    None if outcome is None else outcome.value,
+                    None if reason is None else reason.value,
+                    game_id,
+                ),
+            )
+
+    def abandon(self, game_id: int) -> None:
+        """Mark a ``playing`` game ``abandoned`` (no-op if it already is).
+
+        Raises :class:`GameStateError` for a finished game: it stays in the history.
+        """
+        stamp = self._stamp()
+        with self._transaction(f"abandon game {game_id}", write=True) as db:
+            status = _status(db, game_id)
+            if status == OVER:
+                raise GameStateError(f"Game {game_id} is over: it cannot be abandoned")
+            if status == PLAYING:
+                db.execute(
+                    "UPDATE games SET status = 'abandoned', finished_at = ? WHERE id = ?",
+                    (stamp, game_id),
+                )
+
+    def unfinished(self) -> StoredGame | None:
+        """The latest game still ``playing`` (to resume at start-up), or None."""
+        with self._transaction("look for an unfinished game", write=False) as db:
+            row = db.execute(
+                "SELECT id FROM games WHERE status = 'playing' ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+            if row is None:
+                return None
+            return self._load(db, row[0])
+
+    def load(self, game_id: int) -> StoredGame:
+        """The stored game, parsed and replayed with the engine.
+
+        Raises :class:`UnknownGameError` if there is no such game and
+        :class:`DamagedGameError` if its lines do not parse or replay.
+        """
+        with self._transaction(f"load game {game_id}", write=False) as db:
+            return self._load(db, game_id)
+
+    def latest_game_id(self) -> int | None:
+        """The id of the most recently started game, whatever its status; None if none."""
+        with self._transaction("look for the latest game", write=False) as db:
+            (game_id,) = db.execute("SELECT MAX(id) FROM games").fetchone()
+        return game_id
+
+    def export(self, game_id: int) -> str:
+        """The game's ``hanabi-log/1`` text: the header, then one line per action."""
+        with self._transaction(f"export game {game_id}", write=False) as db:
+            _status(db, game_id)
+            header, lines = _log_rows(db, game_id)
+        return "".join(line + "\n" for line in (header, *lines))
+
+    def history(self) -> list[HistoryRow]:
+        """The finished (``over``) games, newest first (by id: the Pi's clock may jump)."""
+        with self._transaction("read the history", write=False) as db:
+            rows = db.execute(
+                "SELECT id, header, started_at, finished_at, players, variant, score,"
+                " max_score, rating, outcome, end_reason"
+                " FROM games WHERE status = 'over' ORDER BY id DESC"
+            ).fetchall()
+        return [
+            HistoryRow(
+                id=game_id,
+                started_at=started_at,
+                finished_at=finished_at,
+                players=players,
+                names=_parse_header(game_id, header).names,
+                variant=variant,
+                score=score,
+                max_score=max_score,
+                rating=rating,
+                outcome=outcome,
+                end_reason=end_reason,
+            )
+            for (
+                game_id,
+                header,
+                started_at,
+                finished_at,
+                players,
+                variant,
+                score,
+                max_score,
+                rating,
+                outcome,
+                end_reason,
+            ) in rows
+        ]
+
+    def stats(self) -> list[StatsRow]:
+        """Best and average score per (players, variant) over the finished games."""
+        with self._transaction("read the statistics", write=False) as db:
+            rows = db.execute(
+                "SELECT players, variant, COUNT(*), MAX(score), AVG(score)"
+                " FROM games WHERE status = 'over'"
+                " GROUP BY players, variant ORDER BY players, variant"
+            ).fetchall()
+        return [StatsRow(p, v, n, best, float(average)) for p, v, n, best, average in rows]
+
+    # -- settings ------------------------------------------------------------
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        """The remembered value of ``key`` (as JSON gives it back), or ``default``."""
+        with self._transaction(f"read the setting {key!r}", write=False) as db:
+            row = db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return default
+        try:
+            return json.loads(row[0])
+        except ValueError:
+            return default  # a hand-edited value; a set-up choice is not worth a crash
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Remember ``value`` (JSON data: tuples come back as lists) under ``key``."""
+        if not isinstance(key, str):
+            raise TypeError(f"a setting's key must be a string, not {key!r}")
+        try:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"the setting {key!r} must be JSON data ({error})") from None
+        with self._transaction(f"save the setting {key!r}", write=True) as db:
+            db.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, text),
+            )
+
+    # -- internals -------------------------------------------------------------
+
+    def _stamp(self) -> str:
+        return _as_utc(self._now()).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    @contextlib.contextmanager
+    def _transaction(self, what: str, *, write: bool) -> Iterator[sqlite3.Connection]:
+        """One transaction, committed on success and rolled back on any error.
+
+        SQLite errors become :class:`StorageError` ("Could not <what>: …").
+        """
+        with self._lock:
+            db = self._connection
+            if db is None:
+                raise StorageError(f"Could not {what}: the games database is closed")
+            try:
+                db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                yield db
+                db.execute("COMMIT")
+            except BaseException as error:
+                if db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                if isinstance(error, sqlite3.Error):
+                    raise StorageError(f"Could not {what}: {error}") from error
+                raise
+
+    def _load(self, db: sqlite3.Connection, game_id: int) -> StoredGame:
+        row = db.execute(
+            "SELECT status, started_at, finished_at FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            raise UnknownGameError(f"There is no stored game {game_id}")
+        status, started_at, finished_at = row
+        header, lines = _log_rows(db, game_id)
+        setup, actions = _parse_game(game_id, header, lines)
+        return StoredGame(game_id, setup, actions, status, started_at, finished_at)
+
+
+# -- reading stored logs -------------------------------------------------------
+
+
+def _status(db: sqlite3.Connection, game_id: int) -> str:
+    row = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise UnknownGameError(f"There is no stored game {game_id}")
+    status: str = row[0]
+    return status
+
+
+def _status_words(status: str) -> str:
+    return {OVER: "over", ABANDONED: "abandoned"}.get(status, status)
+
+
+def _log_rows(db: sqlite3.Connection, game_id: int) -> tuple[str, list[str]]:
+    """The header and the action lines of a game, checking the numbering has no gap."""
+    (header,) = db.execute("SELECT header FROM games WHERE id = ?", (game_id,)).fetchone()
+    rows = db.execute(
+        "SELECT seq, line FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+    ).fetchall()
+    for expected, (seq, _) in enumerate(rows, start=1):
+        if seq != expected:
+            raise DamagedGameError(
+                f"Stored game {game_id} is damaged: action {expected} is missing"
+            )
+    return header, [line for _, line in rows]
+
+
+def _parse_header(game_id: int, header: str) -> GameSetup:
+    return _parse_game(game_id, header, [])[0]
+
+
+def _parse_game(game_id: int, header: str, lines: list[str]) -> tuple[GameSetup, list[Action]]:
+    """Parse and replay a stored log with the engine; :class:`DamagedGameError` if it fails."""
+    text = "\n".join([header, *lines])
+    try:
+        log = parse_log(text)
+    except LogFormatError as error:
+        where = "its header" if error.line == 1 else f"action {error.line - 1}"
+        raise DamagedGameError(
+            f"Stored game {game_id} is damaged: {where}: {error.reason}"
+        ) from error
+    if log.header_line != 1 or log.lines != list(range(2, len(lines) + 2)):
+        raise DamagedGameError(f"Stored game {game_id} is damaged: a line is blank or a comment")
+    game = Game(log.setup)
+    for number, action in enumerate(log.actions, start=1):
+        try:
+            game.apply(action)
+        except IllegalAction as error:
+            raise DamagedGameError(
+                f"Stored game {game_id} does not replay: action {number}: {error}"
+            ) from error
+    return log.setup, log.actions
+
+
+# -- the file ------------------------------------------------------------------
+
+
+def _ensure_directory(data_dir: Path) -> None:
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise StorageError(
+            f"The data directory {data_dir} is a file, not a directory; the games cannot be saved"
+        ) from None
+    except OSError as error:
+        raise StorageError(
+            f"Could not create the data directory {data_dir}: {error.strerror or error}"
+        ) from error
+    if not os.access(data_dir, os.W_OK | os.X_OK):
+        raise StorageError(
+            f"The data directory {data_dir} is not writable, so the games cannot be saved;"
+            " check its owner and permissions"
+        )
+
+
+def _side_file(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
+def _examine(path: Path) -> _Verdict:
+    """Decide, without modifying it, whether ``path`` is our database, a new one, or not ours."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return _Verdict("new")
+    except OSError as error:
+        raise StorageError(
+            f"Could not read the games database {path}: {error.strerror or error}"
+        ) from error
+    if not path.is_file():
+        raise StorageError(f"{path} is not a regular file; move it away to store games there")
+    if info.st_size == 0:
+        return _Verdict("new")
+    try:
+        with path.open("rb") as file:
+            head = file.read(_HEADER_SIZE)
+    except OSError as error:
+        raise StorageError(
+            f"Could not read the games database {path}: {error.strerror or error}"
+        ) from error
+    if len(head) < _HEADER_SIZE or not head.startswith(_SQLITE_MAGIC):
+        return _Verdict("corrupt", "it is not a database file")
+    # Our files carry the id in their header; a file another program marked is
+    # judged without SQLite ever opening it.
+    header_id = int.from_bytes(head[_APPLICATION_ID_OFFSET : _APPLICATION_ID_OFFSET + 4], "big")
+    if header_id not in (0, APPLICATION_ID):
+        return _Verdict("foreign", f"application id 0x{header_id:08X}")
+    return _probe(path)
+
+
+def _probe(path: Path) -> _Verdict:
+    """Look inside with a read-only connection (it never checkpoints, so never writes)."""
+    uri = path.resolve().as_uri() + "?mode=ro"
+    try:
+        probe = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    except sqlite3.Error as error:
+        raise StorageError(f"Could not open the games database {path}: {error}") from error
+    try:
+        (application_id,) = probe.execute("PRAGMA application_id").fetchone()
+        (version,) = probe.execute("PRAGMA user_version").fetchone()
+        tables = {
+            name for (name,) in probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        if application_id != APPLICATION_ID:
+            if application_id == 0 and version == 0 and not tables:
+                return _Verdict("new")  # an empty database, e.g. creation cut short
+            what = (
+                f"application id 0x{application_id:08X}" if application_id else "no application id"
+            )
+            listed = ", ".join(sorted(tables)[:3]) or "none"
+            return _Verdict("foreign", f"{what}, tables: {listed}")
+        if version > SCHEMA_VERSION:
+            return _Verdict("newer", str(version))
+        if version < SCHEMA_VERSION or not tables >= _TABLES:
+            return _Verdict("corrupt", "its tables are incomplete")
+        problems = [row[0] for row in probe.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            return _Verdict("corrupt", f"the integrity check found: {problems[0]}")
+        return _Verdict("ours")
+    except sqlite3.DatabaseError as error:
+        if error.sqlite_errorcode & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+            return _Verdict("corrupt", str(error))
+        raise StorageError(f"Could not read the games database {path}: {error}") from error
+    finally:
+        probe.close()
+
+
+def _move_aside(path: Path, kind: str, stamp: str) -> Path:
+    """Rename the database and its side files to ``<name>.<kind>-<stamp>[-N]``; return it."""
+    base = f"{path.name}.{kind}-{stamp}"
+    target = path.with_name(base)
+    number = 1
+    while any(_side_file(target, s).exists() for s in ("", *_SIDE_FILES)):
+        number += 1
+        target = path.with_name(f"{base}-{number}")
+    try:
+        for suffix in ("", *_SIDE_FILES):
+            source = _side_file(path, suffix)
+            if source.exists():
+                source.rename(_side_file(target, suffix))
+    except OSError as error:
+        raise StorageError(
+            f"The games database {path} cannot be used and could not be moved aside:"
+            f" {error.strerror or error}"
+        ) from error
+    _fsync_directory(path.parent)
+    return target
+
+
+def _moved_notice(verdict: _Verdict, path: Path, moved: Path) -> str:
+    if verdict.kind == "foreign":
+        return (
+            f"The file {path.name} belonged to another program ({verdict.reason}); it was moved"
+            f" aside to {moved.name} and a new games database started"
+        )
+    if verdict.kind == "newer":
+        return (
+            f"The games database was written by a newer version of hanabi-companion (schema"
+            f" {verdict.reason}, this one reads {SCHEMA_VERSION}); it was moved aside to"
+            f" {moved.name} and a new one started"
+        )
+    return (
+        f"The games database was damaged ({verdict.reason}); it was moved aside to"
+        f" {moved.name} and a new one started"
+    )
+
+
+def _set_aside_orphans(path: Path, clock: Callable[[], datetime]) -> str | None:
+    """Move away a journal left without its database: SQLite would replay it into the new one."""
+    moved = []
+    for suffix in ("-wal", "-journal"):
+        source = _side_file(path, suffix)
+        with contextlib.suppress(FileNotFoundError):
+            if source.stat().st_size == 0:
+                continue
+            target = path.with_name(f"{path.name}.orphan-{_file_stamp(clock)}{suffix}")
+            if target.exists():
+                raise StorageError(f"Cannot move {source.name} aside: {target.name} exists")
+            try:
+                source.rename(target)
+            except OSError as error:
+                raise StorageError(
+                    f"Could not move aside {source}: {error.strerror or error}"
+                ) from error
+            moved.append(target.name)
+    if not moved:
+        return None
+    _fsync_directory(path.parent)
+    return (
+        f"A journal file was left without its games database; it was moved aside to"
+        f" {', '.join(moved)} and a new database started"
+    )
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """Our connection: WAL, ``synchronous=FULL``, foreign keys, a busy timeout, explicit commits."""
+    try:
+        # isolation_level=None: no implicit BEGIN; every transaction is explicit (see
+        # Storage._transaction) and committed before the method returns.
+        db = sqlite3.connect(
+            path,
+            timeout=BUSY_TIMEOUT_MS / 1000,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+    except sqlite3.Error as error:
+        raise StorageError(f"Could not open the games database {path}: {error}") from error
+    try:
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+    except sqlite3.Error as error:
+        db.close()
+        raise StorageError(f"Could not open the games database {path}: {error}") from error
+    return db
+
+
+def _create_schema(db: sqlite3.Connection, path: Path) -> None:
+    """Create the tables and stamp the file as ours, in one transaction (all or nothing)."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            (application_id,) = db.execute("PRAGMA application_id").fetchone()
+            (count,) = db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            if application_id == APPLICATION_ID:
+                db.execute("COMMIT")  # another process created it meanwhile
+                return
+            if count:
+                raise StorageError(
+                    f"Another program created {path} while it was being set up; nothing was changed"
+                )
+            for statement in _SCHEMA:
+                db.execute(statement)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as error:
+        raise StorageError(f"Could not create the games database {path}: {error}") from error
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make a created or renamed file's directory entry survive a power cut."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
