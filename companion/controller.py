@@ -237,6 +237,7 @@ class SetupDraft:
 #: The rows of the set-up screen, top to bottom; the focus starts on "start".
 SETUP_ROWS = (
     "players",
+    "start",  # next to the player count: the quick path is a digit, then Return
     "first_player",
     "names",
     "multicolor",
@@ -246,7 +247,6 @@ SETUP_ROWS = (
     "empty_clues",
     "strikeout_keeps_score",
     "language",
-    "start",
 )
 
 MENU_ROWS = ("resume", "new_game", "history", "help", "language")

@@ -78,6 +78,8 @@ class Renderer:
     def __init__(self, size: tuple[int, int]) -> None:
         self.width, self.height = size
         self.unit = max(1, min(self.width / 480, self.height / 320))
+        if not pygame.font.get_init():
+            pygame.font.init()
         self._fonts: dict[int, pygame.font.Font] = {}
         self.targets: list[Target] = []
 

@@ -1,0 +1,186 @@
+"""The real companion in a real X window (Xvfb), typed into with xdotool, killed with -9.
+
+Skipped where Xvfb or xdotool is missing, except in CI (``CI`` set), where
+their absence fails: ``.ci/run`` installs them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.log import parse_log, replay_log
+
+pytestmark = pytest.mark.xvfb
+COMMAND = [sys.executable, "-m", "companion.cli"]
+
+
+def _need(tool: str) -> None:
+    if shutil.which(tool) is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{tool} is missing: .ci/run must install it")
+        pytest.skip(f"{tool} is not installed")
+
+
+@pytest.fixture(scope="module")
+def xvfb() -> Iterator[dict[str, str]]:
+    _need("Xvfb")
+    _need("xdotool")
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    env = {**os.environ, "DISPLAY": f":{number}"}
+    env.pop("SDL_VIDEODRIVER", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    try:
+        yield env
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def start_app(env: dict[str, str], data: Path) -> tuple[subprocess.Popen[bytes], str]:
+    app = subprocess.Popen(
+        [*COMMAND, "run", "--data-dir", str(data), "--size", "480x320", "--gpio", "none"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        found = subprocess.run(
+            ["xdotool", "search", "--classname", "hanabi-companion"],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if found.stdout.strip():
+            window = found.stdout.split()[0]
+            subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env, check=False)
+            time.sleep(0.3)  # let the window take the focus before the first key
+            return app, window
+        assert app.poll() is None, app.communicate()[1].decode()
+        time.sleep(0.1)
+    app.kill()
+    pytest.fail("the companion's window did not appear within 20 s")
+
+
+def keys(env: dict[str, str], window: str, *names: str) -> None:
+    for name in names:
+        subprocess.run(["xdotool", "key", "--window", window, name], env=env, check=True)
+        time.sleep(0.05)
+
+
+def export(data: Path) -> str:
+    done = subprocess.run(
+        [*COMMAND, "export", "--data-dir", str(data)], capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
+def wait_for_actions(data: Path, count: int) -> list[dict[str, object]]:
+    deadline = time.monotonic() + 10
+    lines: list[dict[str, object]] = []
+    while time.monotonic() < deadline:
+        if (data / "games.db").exists():
+            text = export(data) if _has_game(data) else ""
+            lines = [json.loads(line) for line in text.splitlines()[1:]]
+            if len(lines) >= count:
+                return lines
+        time.sleep(0.1)
+    pytest.fail(f"expected {count} stored actions, found {len(lines)}: {lines}")
+
+
+def _has_game(data: Path) -> bool:
+    done = subprocess.run([*COMMAND, "export", "--data-dir", str(data)], capture_output=True)
+    return done.returncode == 0
+
+
+def test_typed_game_survives_kill_9_and_resumes(xvfb: dict[str, str], tmp_path: Path) -> None:
+    """Section 4 (storage): every confirmed action is on disk before it is shown; an
+    unfinished game resumes exactly where it was after a power cut (kill -9)."""
+    data = tmp_path / "data"
+    app, window = start_app(xvfb, data)
+    try:
+        keys(xvfb, window, "4", "Return")  # 4 players, start
+        keys(xvfb, window, "h")  # seat 0 gives a hint
+        keys(xvfb, window, "p", "r", "1", "Return")  # seat 1 plays R1
+        keys(xvfb, window, "d", "b", "2", "Return")  # seat 2 discards B2
+        keys(xvfb, window, "p", "g", "3", "Return")  # seat 3 misplays G3
+        stored = wait_for_actions(data, 4)
+        keys(xvfb, window, "p", "y", "1")  # entered but not confirmed
+        time.sleep(0.3)
+    finally:
+        app.send_signal(signal.SIGKILL)
+        app.wait(timeout=10)
+
+    log = parse_log(export(data))
+    assert log.setup.players == 4
+    assert [line["action"] for line in stored] == ["hint", "play", "discard", "play"]
+    assert [a.card.code() for a in log.actions[1:]] == ["R1", "B2", "G3"]  # type: ignore[union-attr]
+    game = replay_log(export(data))
+    assert game.position.fuses == 1 and game.position.hints == 8  # hint -1, discard +1
+    assert game.current_player == 0
+
+    # Restart: the game resumes; the next action continues it.
+    app, window = start_app(xvfb, data)
+    try:
+        keys(xvfb, window, "h")
+        lines = wait_for_actions(data, 5)
+        assert lines[4]["action"] == "hint" and lines[4].get("player") == 0
+        keys(xvfb, window, "u", "Return")  # undo the hint, confirmed
+        deadline = time.monotonic() + 10
+        while len(parse_log(export(data)).actions) != 4 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(parse_log(export(data)).actions) == 4
+    finally:
+        app.terminate()
+        app.wait(timeout=10)
+    assert app.returncode == 0, app.stderr.read().decode() if app.stderr else ""
+
+
+def test_refused_discard_changes_nothing(xvfb: dict[str, str], tmp_path: Path) -> None:
+    """Section 3: a discard with all 8 hint tokens is refused and nothing is stored."""
+    data = tmp_path / "data"
+    app, window = start_app(xvfb, data)
+    try:
+        keys(xvfb, window, "2", "Return", "d", "r", "1", "Return", "Escape", "h")
+        lines = wait_for_actions(data, 1)
+        assert [line["action"] for line in lines] == ["hint"]
+        assert lines[0]["player"] == 0  # the refused discard did not pass the turn
+    finally:
+        app.terminate()
+        app.wait(timeout=10)
+
+
+def test_run_without_any_screen_says_so_and_fails(tmp_path: Path) -> None:
+    """Without a desktop or a KMS screen, ``run`` says why in one line and exits non-zero."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("SDL_VIDEODRIVER", None)
+    done = subprocess.run(
+        [*COMMAND, "run", "--data-dir", str(tmp_path), "--gpio", "none"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    assert "display" in lines[0] or "screen" in lines[0]
