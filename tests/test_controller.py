@@ -341,13 +341,18 @@ def test_buttons_undo_is_a_soft_key_during_an_entry_not_an_undo():
     assert len(c.game.actions) == 1
 
 
+def nexts_to(c: Controller, row: str) -> list:
+    """The NEXT presses that move the set-up focus to ``row`` (it wraps around)."""
+    return [NEXT] * ((SETUP_ROWS.index(row) - c.focus) % len(SETUP_ROWS))
+
+
 def test_buttons_only_set_up_of_a_six_suit_game():
     """NEXT moves the focus (wrapping), OK changes the row or starts."""
     c = Controller(SetupDraft(players=2))
     assert SETUP_ROWS[c.focus] == "start"
-    drive(c, *[NEXT] * (SETUP_ROWS.index("multicolor") + 1), OK)
+    drive(c, *nexts_to(c, "multicolor"), OK)
     assert c.draft.multicolor is Multicolor.SHORT
-    drive(c, *[NEXT] * (SETUP_ROWS.index("start") - SETUP_ROWS.index("multicolor")))
+    drive(c, *nexts_to(c, "start"))
     effects = drive(c, OK)
     assert isinstance(effects[-1], StartGame) and effects[-1].setup.max_score == 30
 
@@ -605,11 +610,24 @@ def test_2_keys_digits_choose_2_to_5_players_and_ignore_others():
 
 def test_2_focus_starts_on_start_and_next_previous_wrap():
     c = Controller(SetupDraft())
-    assert SETUP_ROWS[c.focus] == "start"
+    start = SETUP_ROWS.index("start")
+    assert c.focus == start
+    drive(c, *[NEXT] * len(SETUP_ROWS))
+    assert c.focus == start  # a full turn
+    drive(c, PREVIOUS)
+    assert c.focus == (start - 1) % len(SETUP_ROWS)
+    c.focus = len(SETUP_ROWS) - 1
     drive(c, NEXT)
-    assert SETUP_ROWS[c.focus] == SETUP_ROWS[0]
-    drive(c, PREVIOUS, PREVIOUS)
-    assert SETUP_ROWS[c.focus] == SETUP_ROWS[-2]
+    assert c.focus == 0
+    drive(c, PREVIOUS)
+    assert c.focus == len(SETUP_ROWS) - 1
+
+
+def test_keys_a_digit_then_return_starts_a_game():
+    """The quick path of the keyboard contract: ``3``, Return."""
+    c = Controller(SetupDraft(players=2))
+    effects = drive(c, ChooseNumber(3), OK)
+    assert isinstance(effects[-1], StartGame) and effects[-1].setup.players == 3
 
 
 def focus(c: Controller, row: str) -> None:
