@@ -553,6 +553,20 @@ def test_4_final_round_every_player_once_then_the_end_screen(players):
     assert c.game.rating is not None
 
 
+def test_4_undo_of_the_last_draw_leaves_the_final_round():
+    setup, actions = final_round_game(3)
+    start = next(
+        i for i, e in enumerate(Game.replay(setup, actions).events) if e.final_round_started
+    )
+    c = started(3)
+    for action in actions[: start + 1]:
+        drive(c, *events_for(action))
+    assert c.game.final_round_order() is not None and c.game.position.deck == 0
+    assert drive(c, UNDO, OK) == [RecordUndo()]
+    assert c.game.final_round_order() is None and c.game.position.deck == 1
+    assert c.game.position == Game.replay(setup, actions[:start]).position
+
+
 def test_4_storm_third_misplay_shows_the_end_screen():
     c = started()
     effects = storm(c)
@@ -706,6 +720,27 @@ def test_6_crowning_piece_with_two_other_variants_is_refused_no_game():
     assert c.game is None and c.screen is Screen.SETUP
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: a refused set-up reads only 'Action interdite' in French: the SetupError "
+    "sentence is English and the refusal carries the generic code, so French players are "
+    "not told why (RULES.md section 7)",
+)
+def test_7_a_refused_set_up_says_why_in_french():
+    c = Controller(
+        SetupDraft(
+            players=2,
+            crowning_piece=True,
+            multicolor=Multicolor.SHORT,
+            timed_display=True,
+            language="fr",
+        )
+    )
+    drive(c, OK)
+    text = refusal_text("fr", c.message.error, c.names)
+    assert "bouquet" in text.lower()
+
+
 def test_6_crowning_piece_with_one_other_variant_starts():
     c = started(crowning_piece=True, multicolor=Multicolor.SHORT)
     assert c.game.setup.crowning_piece and c.game.setup.max_score == 30
@@ -738,7 +773,7 @@ def test_2_names_are_capped_and_blank_names_get_a_default():
     c = Controller(SetupDraft(players=3))
     focus(c, "names")
     drive(c, OK, TypeText("Bartholomew the Great"), OK, TypeText("   "), BACK)
-    assert c.draft.names[0] == "Bartholomew "[:12] and len(c.draft.names[0]) <= 12
+    assert c.draft.names[0] == "Bartholomew the Great"[:12]
     assert not c.wants_text()
     focus(c, "start")
     setup = drive(c, OK)[-1].setup
@@ -873,6 +908,19 @@ def test_help_from_the_game_and_back():
     assert c.screen is Screen.GAME
 
 
+def test_help_during_an_entry_returns_to_it():
+    c = started()
+    drive(c, PLAY, ChooseColor(W), HELP)
+    assert c.screen is Screen.HELP
+    drive(c, BACK)
+    assert c.screen is Screen.ENTRY and c.entry.color is W
+
+
+def test_taps_are_resolved_by_the_layout_not_here():
+    c = started()
+    assert drive(c, Tap(10, 10)) == [] and c.screen is Screen.GAME
+
+
 def test_menu_and_help_before_any_game_return_to_the_set_up():
     c = Controller(SetupDraft())
     drive(c, MENU, Select("resume"))
@@ -931,6 +979,14 @@ def test_6_timed_display_next_takes_the_announce_back():
     drive(c, PLAY, ChooseColor(R), ChooseRank(1), PREVIOUS, ChooseColor(Y), NEXT)
     assert c.entry.announce is None
     assert recorded(drive(c, OK)) == [Play(C("R1"), player=0)]
+
+
+def test_6_7_announcing_a_colour_not_in_the_game_is_refused():
+    c = started(timed_display=True)
+    drive(c, PLAY, ChooseColor(R), ChooseRank(1), PREVIOUS, ChooseColor(M))
+    assert isinstance(c.preview, IllegalAction) and c.preview.code == "suit_not_in_game"
+    assert drive(c, OK) == [Beep("refused")]
+    assert c.screen is Screen.ENTRY and c.game.actions == []
 
 
 def test_6_without_timed_display_there_is_no_announce_step():
