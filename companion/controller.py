@@ -210,14 +210,15 @@ class SetupDraft:
         draft = replace(default) if default else cls()
         draft.names = list(draft.names)
         players = settings.get("players")
-        if isinstance(players, int) and 2 <= players <= 5:
+        if type(players) is int and 2 <= players <= 5:
             draft.players = players
         names = settings.get("names")
         if isinstance(names, list) and all(isinstance(n, str) for n in names):
             draft.names = [n[:MAX_NAME_LENGTH] for n in names[:5]]
         first = settings.get("first_player")
-        if isinstance(first, int) and 0 <= first < draft.players:
+        if type(first) is int and 0 <= first < draft.players:
             draft.first_player = first
+        draft.first_player %= draft.players
         with contextlib.suppress(ValueError):
             draft.multicolor = Multicolor(settings.get("multicolor", draft.multicolor.value))
         for key in (
@@ -435,9 +436,16 @@ class Controller:
 
     def _start_game(self) -> list[Effect]:
         started_at = self._clock() if self._clock else None
+        draft = self.draft
+        if (
+            draft.crowning_piece
+            and (draft.multicolor is not Multicolor.NONE) + draft.timed_display > 1
+        ):
+            self.message = Info("crowning_one_variant")
+            return [Beep("refused")]
         try:
-            setup = self.draft.to_setup(started_at)
-        except SetupError as error:
+            setup = draft.to_setup(started_at)
+        except SetupError as error:  # not reachable from the set-up screen's choices
             self.message = Refused(IllegalAction(str(error)))
             return [Beep("refused")]
         self.game = Game(setup)
@@ -505,12 +513,16 @@ class Controller:
             if step == "kind" and key in (Key.PLAY, Key.DISCARD):
                 # Scanned first: the press says what was done with the card, and records it.
                 entry.kind = EntryKind.PLAY if key is Key.PLAY else EntryKind.DISCARD
-                return self._confirm_entry()
+                effects = self._confirm_entry()
+                if isinstance(self.message, Refused):
+                    entry.kind = None  # still "play or discard?": the other may be legal
+                return effects
             if step == "confirm" and key is Key.OK:
                 return self._confirm_entry()
-            if step == "confirm" and key is Key.PREVIOUS and game.setup.timed_display:
+            announcing = game.setup.timed_display and entry.kind is EntryKind.PLAY
+            if step == "confirm" and key is Key.PREVIOUS and announcing:
                 entry.choosing_announce = True
-            elif step == "confirm" and key is Key.NEXT and game.setup.timed_display:
+            elif step == "confirm" and key is Key.NEXT and announcing:
                 entry.announce = None
             elif key in SOFT_KEYS:
                 choices = self.soft_choices()
@@ -549,8 +561,6 @@ class Controller:
         if isinstance(self.message, Refused):
             self.screen = Screen.ENTRY  # stay: the players fix the card or cancel
             self.preview = self.message.error
-            if entry.kind is not None and self.entry_step() == "kind":
-                entry.kind = None
         return effects
 
     def _record(self, action: Action) -> list[Effect]:
@@ -597,7 +607,7 @@ class Controller:
             self.screen = Screen.GAME  # undo after the end goes back into the game
             return [RecordUndo()]
         if event.key in (Key.BACK, Key.UNDO):
-            self.screen = self._return_to if self._return_to is not Screen.UNDO else Screen.GAME
+            self.screen = Screen.END if game.is_over else Screen.GAME
         return []
 
     def last_event(self) -> Event | None:

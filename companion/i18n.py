@@ -93,6 +93,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ev_misplay_announce": "Wrong colour announced: {card} is discarded, fuse {fuses} of 3",
         "ev_discard": "{name} discarded {card}",
         "ev_tokens_gained": "+{n} hint",
+        "ev_tokens_gained_plural": "+{n} hints",
+        "crowning_one_variant": "The crowning piece combines with one other variant only",
         "ev_bonus_lost": "bonus lost: all 8 hint tokens were there",
         "ev_final_round": "Last card drawn: final round!",
         "ev_undone": "Undone: {what}",
@@ -187,6 +189,8 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
         "ev_discard": "{name} a défaussé {card}",
         "ev_tokens_gained": "+{n} indice",
+        "ev_tokens_gained_plural": "+{n} indices",
+        "crowning_one_variant": "Le bouquet final ne se combine qu'avec une seule autre variante",
         "ev_bonus_lost": "bonus perdu : les 8 jetons étaient là",
         "ev_final_round": "Dernière carte piochée : dernier tour !",
         "ev_undone": "Annulé : {what}",
@@ -307,8 +311,9 @@ def refusal_text(lang: str, error: IllegalAction, names: tuple[str, ...] = ()) -
     params: dict[str, object] = dict(error.params)
     for key in ("player", "claimed", "seat"):
         seat = params.get(key)
-        if isinstance(seat, int) and 0 <= seat < len(names):
-            params[f"{key}_name"] = names[seat]
+        if isinstance(seat, int):
+            known = 0 <= seat < len(names)
+            params[f"{key}_name"] = names[seat] if known else f"joueur {seat + 1}"
     card = params.get("card")
     if isinstance(card, Card):
         params["card"] = card_name("fr", card)
@@ -340,7 +345,8 @@ def describe_event(lang: str, event: Event, names: tuple[str, ...]) -> str:
         )
     extras = []
     if event.kind is not EventKind.HINT and event.hints_change > 0:
-        extras.append(tr(lang, "ev_tokens_gained", n=event.hints_change))
+        key = "ev_tokens_gained_plural" if event.hints_change > 1 else "ev_tokens_gained"
+        extras.append(tr(lang, key, n=event.hints_change))
     if event.bonus_lost:
         extras.append(tr(lang, "ev_bonus_lost"))
     if extras:

@@ -3,6 +3,7 @@
 import contextlib
 import io
 import json
+import os
 import random
 import subprocess
 import sys
@@ -169,11 +170,25 @@ def test_replay_does_not_import_pygame():
     assert run.stdout == "ok\n"
 
 
-def test_no_command_prints_help_and_exits_2():
+def test_help_lists_every_command():
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main([]) == 2
-    assert "replay" in out.getvalue()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    for command in ("run", "render", "export", "history", "replay", "scanner", "enrol"):
+        assert command in out.getvalue()
+
+
+def test_no_command_runs_the_companion(tmp_path):
+    """Plain `hanabi-companion` is `run`: with no screen at all it says so and exits 1."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("SDL_VIDEODRIVER", None)
+    env["XDG_STATE_HOME"] = str(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert "screen" in done.stderr or "display" in done.stderr
 
 
 # -- fuzz of the command, in-process -------------------------------------------------

@@ -378,12 +378,6 @@ def test_scanner_scan_then_discard_refused_records_nothing_and_stays():
     assert drive(c, BACK) == [] and c.screen is Screen.GAME
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: after scan + refused DISCARD the entry stays at 'confirm' with kind DISCARD, "
-    "not back at 'play or discard?' (_confirm_entry tests entry_step() == 'kind' after the "
-    "kind was set, so the reset never happens); PLAY then does nothing",
-)
 def test_scanner_scan_then_discard_refused_asks_play_or_discard_again():
     c = started()
     drive(c, CardScanned("04A1", C("G2")))
@@ -496,11 +490,6 @@ def test_undo_back_from_the_end_screen_returns_to_the_end():
     assert c.screen is Screen.END and c.game.is_over
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: undo asked from END, then MENU/BACK, then BACK lands on GAME with a finished game "
-    "(_on_undo BACK uses _return_to, overwritten with UNDO by the menu)",
-)
 def test_undo_cancelled_after_a_menu_visit_from_the_end_returns_to_the_end():
     c = started()
     storm(c)
@@ -716,16 +705,11 @@ def test_6_crowning_piece_with_two_other_variants_is_refused_no_game():
     )
     effects = drive(c, OK)
     assert effects == [Beep("refused")]
-    assert isinstance(c.message, Refused) and "crowning" in str(c.message.error)
+    assert c.message == Info("crowning_one_variant")
+    assert "crowning" in tr("en", c.message.key)
     assert c.game is None and c.screen is Screen.SETUP
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a refused set-up reads only 'Action interdite' in French: the SetupError "
-    "sentence is English and the refusal carries the generic code, so French players are "
-    "not told why (RULES.md section 7)",
-)
 def test_7_a_refused_set_up_says_why_in_french():
     c = Controller(
         SetupDraft(
@@ -737,8 +721,8 @@ def test_7_a_refused_set_up_says_why_in_french():
         )
     )
     drive(c, OK)
-    text = refusal_text("fr", c.message.error, c.names)
-    assert "bouquet" in text.lower()
+    assert isinstance(c.message, Info)
+    assert "bouquet" in tr("fr", c.message.key).lower()
 
 
 def test_6_crowning_piece_with_one_other_variant_starts():
@@ -829,18 +813,10 @@ def test_settings_long_lists_of_names_are_cut():
     assert draft.names == ["x" * 12] * 5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: from_settings accepts a JSON boolean as the first player (isinstance(True, int))",
-)
 def test_settings_a_boolean_is_not_a_seat():
     assert SetupDraft.from_settings({"first_player": True}).first_player == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: from_settings keeps a default first player beyond the new player count",
-)
 def test_settings_the_first_player_stays_a_seat_at_the_table():
     draft = SetupDraft.from_settings({"players": 2}, SetupDraft(players=5, first_player=4))
     assert draft.players == 2 and draft.first_player < 2
@@ -995,11 +971,6 @@ def test_6_without_timed_display_there_is_no_announce_step():
     assert c.entry_step() == "confirm" and c.entry.announce is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: in timed display, PREVIOUS at the confirm step of a discard asks for an "
-    "announce (only a played card is announced)",
-)
 def test_6_timed_display_a_discard_has_no_announce_step():
     c = started(timed_display=True)
     hints(c)

@@ -262,11 +262,6 @@ def test_7_the_rules_example_in_french():
     assert text == "Les 8 jetons indice sont disponibles : impossible de défausser"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: refusal_text('fr', ...) without names falls back to the raw template "
-    "and shows '{claimed_name}' / '{seat_name}'",
-)
 @pytest.mark.parametrize("code", ["not_your_turn", "hint_to_empty_hand"])
 def test_7_french_refusals_without_names_leave_nothing_unfilled(code):
     error = next(error for error in REFUSALS if error.code == code)
@@ -372,11 +367,6 @@ def test_every_event_kind_is_described_in_every_language(kind, lang):
     assert text and not LEFTOVER.search(text)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: two tokens back (timed display, right colour on a 5) read '+2 hint' / "
-    "'+2 indice': ev_tokens_gained has no plural",
-)
 def test_event_two_tokens_back_reads_in_the_plural():
     timed = GameSetup(players=2, names=("Ann", "Bo"), timed_display=True)
     actions = [Hint(), Hint()] + [Play(Card(R, rank)) for rank in range(1, 5)] + [Play(C("R5"), R)]
