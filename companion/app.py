@@ -77,6 +77,8 @@ def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]
         stored = storage.load(game_id)
         if stored.status in ("playing", "over"):
             game = Game.replay(stored.setup, stored.actions)
+            if game.is_over and stored.status == "playing":
+                storage.finish(game_id, game)  # the power went between the last action and this
         else:
             game_id = None
     return Controller(draft, game, clock=utc_now), game_id

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 
 import pygame
 
@@ -76,7 +77,12 @@ class Display:
 
 
 def open_display(
-    spec: str, size: tuple[int, int], *, fullscreen: bool = False, title: str = "Hanabi companion"
+    spec: str,
+    size: tuple[int, int],
+    *,
+    fullscreen: bool = False,
+    title: str = "Hanabi companion",
+    sysfs_root: Path = Path("/sys/class/graphics"),
 ) -> Display:
     """Start the display named by ``spec``; :class:`DisplayError` if it cannot start."""
     wanted = sdl_driver_for(spec)
@@ -104,7 +110,7 @@ def open_display(
     framebuffer = None
     if spec.startswith("fb:"):
         try:
-            framebuffer = FramebufferWriter(spec[3:])
+            framebuffer = FramebufferWriter(spec[3:], sysfs_root=sysfs_root)
         except (FramebufferError, OSError) as error:
             pygame.display.quit()
             raise DisplayError(f"cannot use the framebuffer {spec[3:]}: {error}") from None
