@@ -535,6 +535,14 @@ def test_log_fuzz_random_lines(lines):
 
 
 @FUZZ
+@given(st.lists(st.text(st.characters(exclude_categories=()), max_size=30), max_size=4))
+def test_log_fuzz_any_code_point_even_lone_surrogates(lines):
+    parse_only_fails_cleanly("\n".join(lines))
+    parse_only_fails_cleanly("\n".join([HEADER, *lines]))
+    parse_only_fails_cleanly("\n".join([HEADER, *(json.dumps({"action": x}) for x in lines)]))
+
+
+@FUZZ
 @given(st.lists(st.dictionaries(st.sampled_from(KEYS), json_values, max_size=5), max_size=5))
 def test_log_fuzz_random_objects(objects):
     lines = [json.dumps(obj) for obj in objects]
