@@ -29,7 +29,8 @@ def replay_command(args: argparse.Namespace) -> int:
     outputs = []
     for path in args.files:
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            # utf-8-sig: a byte-order mark, as some editors save, is not part of the log
+            text = Path(path).read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as error:
             print(f"{path}:1: cannot read the file ({error})", file=sys.stderr)
             return EXIT_INVALID_LOG
@@ -194,7 +195,7 @@ def render_command(args: argparse.Namespace) -> int:
     from engine.log import LogFormatError, LogRuleError, replay_log
 
     try:
-        game = replay_log(Path(args.log).read_text(encoding="utf-8"))
+        game = replay_log(Path(args.log).read_text(encoding="utf-8-sig"))
     except OSError as error:
         print(f"{args.log}:1: cannot read the file ({error})", file=sys.stderr)
         return EXIT_INVALID_LOG

@@ -304,7 +304,7 @@ class Controller:
         self.menu_focus = 0
         self.editing_name: int | None = None
         self.history: Any = None  # filled by the app after LoadHistory
-        self.history_scroll = 0
+        self.scroll = 0  # the first row shown on the history and help screens
         self.page = 0  # the game screen's page at small sizes (0: table, 1: discards)
         self._return_to = Screen.GAME
         self._clock = clock
@@ -368,6 +368,7 @@ class Controller:
             if self.screen is not Screen.HELP:
                 self._return_to = self.screen
                 self.screen = Screen.HELP
+                self.scroll = 0
             return []
         handler = getattr(self, f"_on_{self.screen.value}")
         return handler(event)
@@ -654,10 +655,11 @@ class Controller:
             self.focus = SETUP_ROWS.index("start")
         elif row == "history":
             self.screen = Screen.HISTORY
-            self.history_scroll = 0
+            self.scroll = 0
             return [LoadHistory()]
         elif row == "help":
             self.screen = Screen.HELP
+            self.scroll = 0
         elif row == "language":
             self.change_setup_row("language")
             return [SaveSettings(self.draft.to_settings())]
@@ -675,16 +677,21 @@ class Controller:
     def _on_history(self, event: InputEvent) -> list[Effect]:
         if isinstance(event, Press):
             if event.key is Key.NEXT:
-                self.history_scroll += 1
+                self.scroll += 1
             elif event.key is Key.PREVIOUS:
-                self.history_scroll = max(0, self.history_scroll - 1)
+                self.scroll = max(0, self.scroll - 1)
             elif event.key in (Key.BACK, Key.OK):
                 self.screen = self._back_screen()
         return []
 
     def _on_help(self, event: InputEvent) -> list[Effect]:
-        if isinstance(event, Press) and event.key in (Key.BACK, Key.OK, Key.HELP):
-            self.screen = self._back_screen()
+        if isinstance(event, Press):
+            if event.key is Key.NEXT:
+                self.scroll += 1
+            elif event.key is Key.PREVIOUS:
+                self.scroll = max(0, self.scroll - 1)
+            elif event.key in (Key.BACK, Key.OK, Key.HELP):
+                self.screen = self._back_screen()
         return []
 
 

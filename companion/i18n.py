@@ -266,6 +266,7 @@ REFUSALS_FR = {
     "hint_tokens_full": "Les 8 jetons indice sont disponibles : impossible de défausser",
     "hint_to_self": "On ne peut pas se donner un indice à soi-même",
     "hint_names_both": "Un indice nomme une couleur ou une valeur, jamais les deux",
+    "no_such_rank": "Un indice nomme une valeur de 1 à 5, pas {rank}",
     "hint_color_not_allowed": "Avec le multicolore joker, un indice ne peut pas nommer le multicolore",
     "hint_to_empty_hand": "{seat_name} n'a plus de carte : un indice doit désigner au moins une carte",
     "no_one_to_hint": "Personne d'autre n'a de carte : impossible de donner un indice",

@@ -82,6 +82,8 @@ class Renderer:
             pygame.font.init()
         self._fonts: dict[int, pygame.font.Font] = {}
         self.targets: list[Target] = []
+        #: Every line of text drawn in the last frame, with where and how large it landed.
+        self.texts: list[tuple[str, pygame.Rect, int]] = []
 
     # -- primitives ----------------------------------------------------------
 
@@ -124,6 +126,7 @@ class Renderer:
         surface.set_clip(rect.inflate(0, max(4, rect.height // 3)).clip(clip))
         drawn = surface.blit(image, (x, y))
         surface.set_clip(clip)
+        self.texts.append((text, pygame.Rect(x, y, image.get_width(), image.get_height()), size))
         return drawn
 
     def wrap(
@@ -282,7 +285,7 @@ class Renderer:
         number = rect.inflate(-rect.width // 6, -rect.height // 5).move(0, rect.height // 12)
         self.text(surface, label, int(rect.height * 0.55), number, color=ink, align="center")
         if mark:
-            badge = pygame.Rect(0, 0, max(12, rect.width // 2), max(10, rect.height // 4))
+            badge = pygame.Rect(0, 0, max(14, rect.width // 2), max(14, rect.height // 3))
             badge.midbottom = (rect.centerx, rect.bottom - 2)
             pygame.draw.rect(surface, (20, 20, 28), badge, border_radius=3)
             self.text(surface, mark, int(badge.height * 0.8), badge, color=WARN, align="center")
@@ -292,6 +295,7 @@ class Renderer:
     def draw(self, surface: pygame.Surface, controller: Controller) -> list[Target]:
         """Draw the controller's current screen; return its tap targets."""
         self.targets = []
+        self.texts = []
         surface.fill(BACKGROUND)
         screen = controller.screen
         if screen is Screen.SETUP:
@@ -353,14 +357,18 @@ class Renderer:
         status_h = h - status_top - btn_h - 2 * pad
         position = game.position
 
-        # whose turn, and the draw pile
+        # whose turn, the fuses, the draw pile
         name = game.setup.names[position.current]
-        deck_w = int(main_w * 0.3)
-        turn = pygame.Rect(pad, pad, main_w - deck_w - 3 * pad, top_h - pad)
+        bar_h = top_h - pad
+        deck_w = int(bar_h * 2.1)
+        fuses_w = int(bar_h * 3.3)
+        turn = pygame.Rect(pad, pad, main_w - deck_w - fuses_w - 4 * pad, bar_h)
         self.text(
             surface, i18n.tr(lang, "turn_of", name=name), int(top_h * 0.7), turn, color=ACCENT
         )
-        deck = pygame.Rect(main_w - deck_w - pad, pad, deck_w, top_h - pad)
+        fuses = pygame.Rect(turn.right + pad, pad, fuses_w, bar_h)
+        self.draw_fuses(surface, game, fuses)
+        deck = pygame.Rect(fuses.right + 2 * pad, pad, deck_w, bar_h)
         pile = pygame.Rect(deck.left, deck.top, int(deck.height * 0.72), deck.height)
         pygame.draw.rect(surface, PANEL_LIGHT, pile, border_radius=4)
         pygame.draw.rect(surface, DIM, pile, 2, border_radius=4)
@@ -466,27 +474,27 @@ class Renderer:
             )
 
     def draw_tokens(self, surface: pygame.Surface, game: Game, rect: pygame.Rect) -> None:
-        position = game.position
-        slots = MAX_HINTS + MAX_FUSES
-        gap_group = rect.height // 2
-        diameter = min(rect.height, (rect.width - gap_group) // slots - 2)
-        step = (rect.width - gap_group - diameter) / (slots - 1)
-        step = min(step, diameter * 1.25)
-        x = rect.left + diameter / 2
-        cy = rect.centery
+        """The 8 hint tokens: blue when available, an empty ring when spent."""
+        diameter = min(rect.height, int(rect.width / (MAX_HINTS * 1.15)))
+        step = min(diameter * 1.3, (rect.width - diameter) / (MAX_HINTS - 1))
         r = diameter // 2
         for i in range(MAX_HINTS):
-            center = (int(x), cy)
-            if i < position.hints:
+            center = (int(rect.left + r + i * step), rect.centery)
+            if i < game.position.hints:
                 pygame.draw.circle(surface, HINT_BLUE, center, r)
-                pygame.draw.circle(surface, (210, 230, 255), center, r, max(1, r // 6))
+                pygame.draw.circle(surface, (210, 230, 255), center, max(2, r // 4))
             else:
                 pygame.draw.circle(surface, PANEL_LIGHT, center, r, max(2, r // 5))
-            x += step
-        x += gap_group
+
+    def draw_fuses(self, surface: pygame.Surface, game: Game, rect: pygame.Rect) -> None:
+        """The 3 fuses: a red flame when burnt, a dark ring while not."""
+        diameter = min(rect.height, int(rect.width / (MAX_FUSES * 1.1)))
+        step = (rect.width - diameter) / (MAX_FUSES - 1)
+        r = diameter // 2
+        cy = rect.centery
         for i in range(MAX_FUSES):
-            center = (int(x), cy)
-            if i < position.fuses:  # a burnt fuse: a red flame
+            center = (int(rect.left + r + i * step), cy)
+            if i < game.position.fuses:
                 pygame.draw.circle(surface, FUSE_RED, center, r)
                 flame = [
                     (center[0], cy - r * 0.7),
@@ -496,7 +504,6 @@ class Renderer:
                 pygame.draw.polygon(surface, (255, 220, 90), flame)
             else:
                 pygame.draw.circle(surface, (120, 60, 50), center, r, max(2, r // 5))
-            x += step
 
     def draw_discards(
         self, surface: pygame.Surface, game: Game, rect: pygame.Rect, lang: str
@@ -523,13 +530,23 @@ class Renderer:
         copies = game.setup.copies
         seen = game.position.seen
         suits = [s for s in game.setup.suits if any(c.color is s.color for c in pile)]
-        row_h = min((rect.height - title_h) // max(1, len(suits)), int(rect.width / 7))
-        for row, suit in enumerate(suits):
+        # One row per suit; when rows would be too short to read, the suits flow into
+        # two or three columns.
+        min_row = max(26, self.height // 9)
+        body = rect.height - title_h
+        columns = 1
+        while columns < 3 and body // -(-len(suits) // columns) < min_row:
+            columns += 1
+        rows = -(-len(suits) // columns)
+        row_h = min(body // rows, int(rect.width / 5))
+        column_w = rect.width // columns
+        for index, suit in enumerate(suits):
             cards = sorted(c for c in pile if c.color is suit.color)
-            y = rect.top + title_h + row * row_h
-            card_w = min(int(row_h * 0.72), (rect.width - 4) // max(1, len(cards)) - 3)
+            left = rect.left + (index // rows) * column_w
+            y = rect.top + title_h + (index % rows) * row_h
+            card_w = min(int(row_h * 0.72), (column_w - 6) // max(1, len(cards)) - 3)
             for i, card in enumerate(cards):
-                box = pygame.Rect(rect.left + i * (card_w + 3), y + 2, card_w, row_h - 4)
+                box = pygame.Rect(left + i * (card_w + 3), y + 2, card_w, row_h - 4)
                 gone = seen[card.index] >= copies[card.index] and (
                     card.rank > game.position.fireworks[card.color]
                 )
@@ -838,7 +855,7 @@ class Renderer:
             color=ACCENT,
         )
         footer_h = int(h * 0.1) if footer else 0
-        row_h = max(int(40 * self.unit), h // 9) if h >= 300 else h // 8
+        row_h = max(int(44 * self.unit), h // 9) if h >= 300 else h // 7
         visible = max(1, (h - title_h - footer_h - 2 * pad) // row_h)
         first = min(max(0, focus - visible // 2), max(0, len(rows) - visible))
         for i, (label, value) in enumerate(rows[first : first + visible]):
@@ -952,7 +969,7 @@ class Renderer:
                 pygame.Rect(pad, y, w - 2 * pad, line),
                 color=DIM,
             )
-        for row in games[controller.history_scroll :]:
+        for row in games[controller.scroll :]:
             if y + line > bottom:
                 break
             when = _short_date(row.finished_at or row.started_at)
@@ -989,8 +1006,10 @@ class Renderer:
         )
         rows = HELP_ROWS[lang if lang in HELP_ROWS else "en"]
         area = pygame.Rect(pad, title_h + pad, w - 2 * pad, h - title_h - btn_h - 3 * pad)
-        line = area.height // len(rows)
-        for i, (keys, buttons, meaning) in enumerate(rows):
+        line = max(area.height // len(rows), min(24, area.height // 4))
+        fits = max(1, area.height // line)
+        first = min(controller.scroll, max(0, len(rows) - fits))  # NEXT / PREVIOUS scroll
+        for i, (keys, buttons, meaning) in enumerate(rows[first : first + fits]):
             y = area.top + i * line
             self.text(
                 surface,
@@ -1012,11 +1031,10 @@ class Renderer:
                 int(line * 0.62),
                 pygame.Rect(area.left + area.width * 0.56, y, area.width * 0.44, line),
             )
-        self.button_bar(
-            surface,
-            pygame.Rect(pad, h - btn_h - pad, w - 2 * pad, btn_h),
-            [("OK", Press(Key.BACK))],
-        )
+        buttons: list[tuple[str, InputEvent]] = [("OK", Press(Key.BACK))]
+        if fits < len(rows):
+            buttons = [("<", Press(Key.PREVIOUS)), (">", Press(Key.NEXT)), *buttons]
+        self.button_bar(surface, pygame.Rect(pad, h - btn_h - pad, w - 2 * pad, btn_h), buttons)
 
 
 HELP_ROWS = {

@@ -66,6 +66,10 @@ class HintNamesBoth(IllegalAction):
     default_message = "A hint names one colour or one rank, never both"
 
 
+class NoSuchRank(IllegalAction):
+    code = "no_such_rank"
+
+
 class HintColorNotAllowed(IllegalAction):
     code = "hint_color_not_allowed"
 

@@ -319,9 +319,12 @@ class Game:
 
     @property
     def rating(self) -> Rating | None:
-        """The rating band once the game is over; None while playing, when lost,
-        and in the crowning piece variant (perfect or lost, no scale)."""
-        if not self.is_over or self.outcome is Outcome.LOST or self.setup.crowning_piece:
+        """The rating band once the game is over; None while playing and when lost.
+
+        The crowning piece has no scale (perfect or lost): its only rated result is the
+        perfect display, whose band (legendary, or divine with six suits) says just that.
+        """
+        if not self.is_over or self.outcome is Outcome.LOST:
             return None
         return rating_for(self.score, self.setup.max_score)
 
@@ -415,7 +418,7 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
                 color=color,
             )
     if rank is not None and rank not in (1, 2, 3, 4, 5):
-        raise errors.IllegalAction(f"A hint names a rank from 1 to 5, not {rank}", rank=rank)
+        raise errors.NoSuchRank(f"A hint names a rank from 1 to 5, not {rank}", rank=rank)
 
 
 def _advance(setup: GameSetup, position: Position, action: Action) -> Event:

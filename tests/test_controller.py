@@ -833,7 +833,7 @@ def test_menu_from_the_game_history_and_back():
     assert MENU_ROWS[c.menu_focus] == "history"
     assert drive(c, OK) == [LoadHistory()] and c.screen is Screen.HISTORY
     drive(c, NEXT, NEXT, PREVIOUS)
-    assert c.history_scroll == 1
+    assert c.scroll == 1
     drive(c, BACK)
     assert c.screen is Screen.GAME and len(c.game.actions) == 1
 

@@ -593,17 +593,19 @@ def test_6_crowning_piece_third_fuse_loses():
     assert event.end is EndReason.STRIKEOUT and game.outcome is Outcome.LOST
 
 
-def test_6_crowning_piece_perfect_is_won_without_a_rating():
+def test_6_crowning_piece_perfect_is_won_and_rated_legendary():
+    """RULES.md 6: no scale, perfect or lost; GAME-LOG.md: rating is null only when lost
+    or playing. The perfect display carries its band, which says "perfect"."""
     game = new(crowning_piece=True)
     event = _perfect(game)
     assert event.end is EndReason.PERFECT and game.outcome is Outcome.WON
-    assert game.score == 25 and game.rating is None
+    assert game.score == 25 and game.rating is Rating.LEGENDARY
 
 
 def test_6_crowning_piece_simulated_perfect():
     table = SimulatedTable(GameSetup(players=3, crowning_piece=True), random.Random(0), skill=1.0)
     game = table.play_out()
-    assert game.end_reason is EndReason.PERFECT and game.rating is None
+    assert game.end_reason is EndReason.PERFECT and game.rating is Rating.LEGENDARY
 
 
 def test_6_crowning_piece_no_legal_action_loses():

@@ -1,0 +1,286 @@
+"""Every screen drawn headless (SDL dummy driver) at the three sizes, in both languages.
+
+Set ``HANABI_SCREENSHOTS=DIR`` to keep the PNGs and look at them.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pygame
+import pytest
+
+from companion import i18n
+from companion.controller import Controller, Happened, Refused, Screen, SetupDraft
+from companion.screens import HINT_BLUE, SUIT_RGB, Renderer
+from companion.storage import HistoryRow, StatsRow
+from engine import Card, Color, Discard, GameSetup, Hint, Multicolor, Play
+from engine.errors import HintTokensFull
+from engine.game import Game, Rating
+from engine.table import SimulatedTable
+from hardware.events import ChooseColor, ChooseRank, Key, Press
+
+SIZES = [(320, 240), (480, 320), (800, 480)]
+LANGUAGES = ["en", "fr"]
+NAMES = ("Ann", "Bo", "Cy")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def headless() -> None:
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    pygame.font.init()
+
+
+def mid_game(seed: int = 5, turns: int = 38) -> Game:
+    setup = GameSetup(players=3, names=NAMES, multicolor=Multicolor.SHORT)
+    table = SimulatedTable(setup, random.Random(seed), skill=0.93)
+    for _ in range(turns):
+        if table.game.is_over:
+            break
+        table.step()
+    return table.game
+
+
+def finished(outcome: str) -> Game:
+    for seed in range(200):
+        game = SimulatedTable(
+            GameSetup(players=2, names=NAMES[:2]), random.Random(seed), skill=0.97
+        ).play_out()
+        if game.end_reason is not None and game.end_reason.value == outcome:
+            return game
+    raise AssertionError(f"no seed gives a {outcome} game")
+
+
+def final_round_game() -> Game:
+    game = finished("final_round")
+    game.undo()  # the last turn of the final round: still running
+    return game
+
+
+def controller_for(screen: str, lang: str) -> Controller:
+    draft = SetupDraft(players=3, names=list(NAMES), language=lang)
+    if screen == "setup":
+        return Controller(draft)
+    if screen == "end_final_round":
+        return Controller(draft, finished("final_round"))
+    if screen == "end_storm":
+        return Controller(draft, finished("strikeout"))
+    if screen == "final_round":
+        return Controller(draft, final_round_game())
+    game = mid_game()
+    c = Controller(draft, game)
+    c.message = Happened(game.events[-1])
+    if screen == "discards":
+        c.page = 1
+    elif screen == "entry_color":
+        c.handle(Press(Key.PLAY))
+    elif screen == "entry_rank":
+        c.handle(Press(Key.DISCARD))
+        c.handle(ChooseColor(Color.MULTICOLOR))
+    elif screen == "entry_confirm":
+        c.handle(Press(Key.PLAY))
+        c.handle(ChooseColor(Color.BLUE))
+        c.handle(ChooseRank(1))
+    elif screen == "refused":
+        c.message = Refused(HintTokensFull())
+    elif screen == "undo":
+        c.handle(Press(Key.UNDO))
+    elif screen == "menu":
+        c.handle(Press(Key.MENU))
+    elif screen == "help":
+        c.handle(Press(Key.HELP))
+    elif screen == "history":
+        c.screen = Screen.HISTORY
+        c.history = (
+            [
+                HistoryRow(
+                    2,
+                    "2026-11-20T20:00:00+00:00",
+                    "2026-11-20T20:40:00+00:00",
+                    3,
+                    NAMES,
+                    "base game",
+                    23,
+                    25,
+                    "amazing",
+                    "finished",
+                    "final_round",
+                ),
+                HistoryRow(
+                    1,
+                    "2026-11-19T20:00:00+00:00",
+                    "2026-11-19T20:20:00+00:00",
+                    2,
+                    NAMES[:2],
+                    "short multicolor",
+                    0,
+                    30,
+                    None,
+                    "lost",
+                    "strikeout",
+                ),
+            ],
+            [StatsRow(3, "base game", 4, 23, 19.5), StatsRow(2, "short multicolor", 1, 0, 0.0)],
+        )
+    return c
+
+
+SCREENS = [
+    "setup",
+    "game",
+    "discards",
+    "final_round",
+    "entry_color",
+    "entry_rank",
+    "entry_confirm",
+    "refused",
+    "undo",
+    "end_final_round",
+    "end_storm",
+    "menu",
+    "help",
+    "history",
+]
+
+
+def render(screen: str, size: tuple[int, int], lang: str) -> tuple[pygame.Surface, Renderer]:
+    controller = controller_for(screen, lang)
+    surface = pygame.Surface(size)
+    renderer = Renderer(size)
+    renderer.draw(surface, controller)
+    keep = os.environ.get("HANABI_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        pygame.image.save(surface, str(Path(keep) / f"{screen}-{size[0]}x{size[1]}-{lang}.png"))
+    return surface, renderer
+
+
+def color_extent(surface: pygame.Surface, rgb: tuple[int, int, int]) -> int:
+    """Height in pixels of the area holding pixels of exactly this colour."""
+    rows = [
+        y
+        for y in range(surface.get_height())
+        if any(surface.get_at((x, y))[:3] == rgb for x in range(0, surface.get_width(), 2))
+    ]
+    return (rows[-1] - rows[0] + 1) if rows else 0
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("screen", SCREENS)
+def test_every_screen_draws_inside_its_size(screen, size, lang):
+    """Section 2: every screen at 320x240, 480x320 and 800x480, both languages: the frame
+    has the screen's size, every text and tap target lies inside it, no text is shrunk
+    below 10 px, and something is written."""
+    surface, renderer = render(screen, size, lang)
+    assert surface.get_size() == size
+    bounds = surface.get_rect()
+    assert renderer.texts, "the screen shows no text"
+    for text, rect, px in renderer.texts:
+        if text.strip():
+            assert bounds.contains(rect), f"{text!r} at {rect} leaves the {size} screen"
+            assert px >= 10, f"{text!r} shrunk to {px} px"
+    for rect, _event in renderer.targets:
+        assert bounds.contains(rect), f"tap target {rect} leaves the screen"
+
+
+@pytest.mark.parametrize(
+    "screen", ["game", "entry_color", "entry_confirm", "end_storm", "undo", "setup", "menu"]
+)
+def test_touch_targets_are_40px_at_480x320(screen):
+    """Section 3: every action by tapping, targets at least 40 px at 480x320."""
+    _surface, renderer = render(screen, (480, 320), "en")
+    assert renderer.targets
+    for rect, event in renderer.targets:
+        assert min(rect.width, rect.height) >= 40, f"{event} target is {rect.size}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_key_figures_are_a_tenth_of_the_screen_high(size):
+    """Section 2: tokens, fuses, draw pile and fireworks at least a tenth of the screen high."""
+    surface, renderer = render("game", size, "en")
+    tenth = size[1] / 10
+    assert color_extent(surface, HINT_BLUE) >= tenth  # the hint tokens
+    assert color_extent(surface, SUIT_RGB[Color.RED]) >= tenth  # the red firework
+    game = controller_for("game", "en").game
+    assert game is not None
+    deck = [rect for text, rect, _ in renderer.texts if text == str(game.position.deck)]
+    assert deck and deck[0].height >= tenth  # the draw pile's count
+
+
+def test_fuses_are_drawn_as_tokens():
+    """Section 2: the fuses as tokens, not only numbers: one more burnt fuse, more red."""
+    game = Game(GameSetup(players=2))
+    c = Controller(SetupDraft(players=2), game)
+    surface = pygame.Surface((480, 320))
+    renderer = Renderer((480, 320))
+    renderer.draw(surface, c)
+    before = pygame.transform.average_color(surface)
+    game.apply(Play(Card.from_code("R3")))  # a misplay: fuse 1 of 3
+    renderer.draw(surface, c)
+    assert pygame.transform.average_color(surface) != before
+    from companion.screens import FUSE_RED
+
+    assert color_extent(surface, FUSE_RED) > 0
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_end_screen_shows_score_rating_sentence_and_reason(lang):
+    """Section 5: the rating appears by itself, in the chosen language, with the reason."""
+    c = controller_for("end_final_round", lang)
+    game = c.game
+    assert game is not None and c.screen is Screen.END
+    surface = pygame.Surface((480, 320))
+    renderer = Renderer((480, 320))
+    renderer.draw(surface, c)
+    words = " ".join(text for text, _, _ in renderer.texts)
+    rating = game.rating
+    assert isinstance(rating, Rating)
+    for word in i18n.rating_sentence(lang, rating).split():
+        assert word in words
+    assert str(game.score) in words
+    assert i18n.tr(lang, "end_final_round") in words
+
+
+def test_storm_end_screen_says_lost_not_a_band():
+    """Section 5: a game lost to the storm shows "lost" with its reason, not a band."""
+    _surface, renderer = render("end_storm", (480, 320), "en")
+    words = " ".join(text for text, _, _ in renderer.texts)
+    assert "Lost" in words and "third fuse" in words
+    for rating in Rating:
+        assert i18n.rating_title("en", rating) not in words
+
+
+def test_final_round_line_names_who_still_plays():
+    """Section 2: during the final round, who still plays, in order, and who plays last."""
+    c = controller_for("final_round", "en")
+    game = c.game
+    assert game is not None
+    order = game.final_round_order()
+    assert order
+    _surface, renderer = render("final_round", (480, 320), "en")
+    line = next(text for text, _, _ in renderer.texts if text.startswith("Final round"))
+    assert line.endswith(game.setup.names[order[-1]])
+
+
+def test_discard_pile_marks_critical_cards():
+    """Section 2: the discard pile grouped by suit with critical cards marked."""
+    game = Game(GameSetup(players=2, names=("Ann", "Bo")))
+    game.apply(Hint())
+    game.apply(Discard(Card.from_code("G4")))  # the other G4 is now the last copy
+    c = Controller(SetupDraft(players=2), game)
+    c.page = 1
+    surface = pygame.Surface((480, 320))
+    renderer = Renderer((480, 320))
+    renderer.draw(surface, c)
+    assert Card.from_code("G4") in game.critical_cards()
+    assert "!" in [text for text, _, _ in renderer.texts]
+
+
+def test_refusal_is_shown_in_words():
+    """Section 3: a refused action shows the engine's reason on screen."""
+    _surface, renderer = render("refused", (480, 320), "fr")
+    words = " ".join(text for text, _, _ in renderer.texts)
+    assert "Les 8 jetons indice sont disponibles" in words
