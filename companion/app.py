@@ -178,6 +178,7 @@ class App:
         self.dirty = False
         self.frames += 1
         if not self._ready_sent:
+            self.show_tokens()  # a resumed game's tokens, before any input
             sdnotify.ready()
             self._ready_sent = True
 
@@ -239,10 +240,14 @@ class App:
         effects = self.controller.handle(event)
         for effect in effects:
             self.carry_out(effect)
+        self.show_tokens()
+        self.dirty = True
+
+    def show_tokens(self) -> None:
+        """Light the token LEDs (if any) for the game on screen."""
         game = self.controller.game
         if self.on_tokens is not None and game is not None:
             self.on_tokens(game.position.hints, game.position.fuses)
-        self.dirty = True
 
     def carry_out(self, effect: Effect) -> None:
         """Do one effect. Storage writes commit before returning: nothing shows unsaved."""

@@ -299,7 +299,10 @@ class Controller:
         self.entry: Entry | None = None
         self.preview: Event | IllegalAction | None = None
         self.message: Message | None = None
-        self.notice: str | None = None  # a device problem ("scanner disconnected")
+        #: A problem found at start (damaged database moved aside, GPIO unusable).
+        self.startup_notice: str | None = None
+        #: The current problem of each input device ("scanner disconnected"), by device.
+        self.device_notices: dict[str, str] = {}
         self.focus = SETUP_ROWS.index("start")
         self.menu_focus = 0
         self.editing_name: int | None = None
@@ -318,6 +321,18 @@ class Controller:
     @property
     def names(self) -> tuple[str, ...]:
         return self.game.setup.names if self.game else ()
+
+    @property
+    def notice(self) -> str | None:
+        """What the banner says: the devices' problems, then the start-up one."""
+        parts = [*self.device_notices.values()]
+        if self.startup_notice:
+            parts.append(self.startup_notice)
+        return " · ".join(parts) or None
+
+    @notice.setter
+    def notice(self, text: str | None) -> None:
+        self.startup_notice = text
 
     def wants_text(self) -> bool:
         """True while a name is being typed (the keyboard then sends text)."""
@@ -354,7 +369,10 @@ class Controller:
     def handle(self, event: InputEvent) -> list[Effect]:
         """Apply one input event; return what the app must do before drawing."""
         if isinstance(event, DeviceStatus):
-            self.notice = None if event.connected else event.message
+            if event.connected:
+                self.device_notices.pop(event.device, None)
+            else:
+                self.device_notices[event.device] = event.message
             return []
         if isinstance(event, Tap):
             return []  # taps are resolved into events by the layout before reaching here

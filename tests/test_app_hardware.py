@@ -547,12 +547,6 @@ def test_scanner_unplugged_mid_game_is_shown_then_cleared_and_reads_again(
 # -- notices that must outlive the scanner's "connected" -------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the scanner's DeviceStatus(connected=True) at start-up clears any notice, "
-    "so the storage notice (database damaged and moved aside) set by run_command is never "
-    "drawn; likewise the GPIO notice of _start_hardware",
-)
 def test_storage_notice_survives_the_scanner_connecting(sdl_dummy, pty_port, tmp_path):
     """A damaged database moved aside at start is still on screen once the scanner is up."""
     data_dir = tmp_path / "data"
@@ -572,11 +566,6 @@ def test_storage_notice_survives_the_scanner_connecting(sdl_dummy, pty_port, tmp
         table.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: after a restart mid-game without a scanner, the LED bar and fuse LEDs stay "
-    "dark until the first input: App only calls on_tokens after a dispatch",
-)
 def test_led_bar_shows_a_resumed_games_tokens_before_any_press(sdl_dummy, tmp_path):
     """Power back after a cut mid-game (buttons, no scanner): the LEDs show the stored tokens."""
     data_dir = tmp_path / "data"
