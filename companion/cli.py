@@ -17,31 +17,41 @@ if TYPE_CHECKING:
     from companion.app import App
     from companion.config import Config
     from companion.storage import Storage
+    from engine.game import Game
 
 EXIT_RULE_BROKEN = 1
 EXIT_INVALID_LOG = 2
 
 
+def _replay_file(path: Path) -> Game | int:
+    """The game a log file folds into, or the exit code after saying why on stderr."""
+    from engine.log import LogFormatError, LogRuleError, replay_log
+
+    try:
+        # utf-8-sig: a byte-order mark, as some editors save, is not part of the log
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"{path}:1: cannot read the file ({error})", file=sys.stderr)
+        return EXIT_INVALID_LOG
+    try:
+        return replay_log(text)
+    except LogFormatError as error:
+        print(f"{path}:{error.line}: {error.reason}", file=sys.stderr)
+        return EXIT_INVALID_LOG
+    except LogRuleError as error:
+        print(f"{path}:{error.line}: {error.reason}", file=sys.stderr)
+        return EXIT_RULE_BROKEN
+
+
 def replay_command(args: argparse.Namespace) -> int:
     """Apply each log with the rules engine and print one summary line per file."""
-    from engine.log import LogFormatError, LogRuleError, replay_log, summary
+    from engine.log import summary
 
     outputs = []
     for path in args.files:
-        try:
-            # utf-8-sig: a byte-order mark, as some editors save, is not part of the log
-            text = Path(path).read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as error:
-            print(f"{path}:1: cannot read the file ({error})", file=sys.stderr)
-            return EXIT_INVALID_LOG
-        try:
-            game = replay_log(text)
-        except LogFormatError as error:
-            print(f"{path}:{error.line}: {error.reason}", file=sys.stderr)
-            return EXIT_INVALID_LOG
-        except LogRuleError as error:
-            print(f"{path}:{error.line}: {error.reason}", file=sys.stderr)
-            return EXIT_RULE_BROKEN
+        game = _replay_file(path)
+        if isinstance(game, int):
+            return game
         outputs.append(json.dumps(summary(game), ensure_ascii=False))
     # Nothing is printed unless every file replays: a failing run prints no summary.
     sys.stdout.write("".join(line + "\n" for line in outputs))
@@ -192,19 +202,9 @@ def render_command(args: argparse.Namespace) -> int:
     import os
 
     os.environ["SDL_VIDEODRIVER"] = "dummy"
-    from engine.log import LogFormatError, LogRuleError, replay_log
-
-    try:
-        game = replay_log(Path(args.log).read_text(encoding="utf-8-sig"))
-    except OSError as error:
-        print(f"{args.log}:1: cannot read the file ({error})", file=sys.stderr)
-        return EXIT_INVALID_LOG
-    except LogFormatError as error:
-        print(f"{args.log}:{error.line}: {error.reason}", file=sys.stderr)
-        return EXIT_INVALID_LOG
-    except LogRuleError as error:
-        print(f"{args.log}:{error.line}: {error.reason}", file=sys.stderr)
-        return EXIT_RULE_BROKEN
+    game = _replay_file(args.log)
+    if isinstance(game, int):
+        return game
     import pygame
 
     from companion.controller import Controller, SetupDraft

@@ -845,15 +845,7 @@ class Renderer:
         footer: str = "",
     ) -> None:
         w, h = self.width, self.height
-        pad = max(4, h // 60)
-        title_h = int(h * 0.13)
-        self.text(
-            surface,
-            title,
-            int(title_h * 0.7),
-            pygame.Rect(pad, pad, w - 2 * pad, title_h),
-            color=ACCENT,
-        )
+        pad, title_h, _ = self.page(surface, title)
         footer_h = int(h * 0.1) if footer else 0
         row_h = max(int(44 * self.unit), h // 9) if h >= 300 else h // 7
         visible = max(1, (h - title_h - footer_h - 2 * pad) // row_h)
@@ -925,19 +917,23 @@ class Renderer:
             [Select(row) for row in MENU_ROWS],
         )
 
-    def draw_history(self, surface: pygame.Surface, controller: Controller) -> None:
-        lang = controller.language
+    def page(self, surface: pygame.Surface, title: str) -> tuple[int, int, int]:
+        """Draw a page's title; return its padding, title height and button-bar height."""
         w, h = self.width, self.height
-        pad = max(4, h // 60)
-        title_h = int(h * 0.13)
-        btn_h = max(int(h * 0.13), 32)
+        pad, title_h, btn_h = max(4, h // 60), int(h * 0.13), max(int(h * 0.13), 32)
         self.text(
             surface,
-            i18n.tr(lang, "history"),
+            title,
             int(title_h * 0.7),
             pygame.Rect(pad, pad, w - 2 * pad, title_h),
             color=ACCENT,
         )
+        return pad, title_h, btn_h
+
+    def draw_history(self, surface: pygame.Surface, controller: Controller) -> None:
+        lang = controller.language
+        w, h = self.width, self.height
+        pad, title_h, btn_h = self.page(surface, i18n.tr(lang, "history"))
         history = controller.history or ([], [])
         games, stats = history
         line = max(16, int(h * 0.075))
@@ -994,16 +990,7 @@ class Renderer:
     def draw_help(self, surface: pygame.Surface, controller: Controller) -> None:
         lang = controller.language
         w, h = self.width, self.height
-        pad = max(4, h // 60)
-        title_h = int(h * 0.13)
-        btn_h = max(int(h * 0.13), 32)
-        self.text(
-            surface,
-            i18n.tr(lang, "help_title"),
-            int(title_h * 0.7),
-            pygame.Rect(pad, pad, w - 2 * pad, title_h),
-            color=ACCENT,
-        )
+        pad, title_h, btn_h = self.page(surface, i18n.tr(lang, "help_title"))
         rows = HELP_ROWS[lang if lang in HELP_ROWS else "en"]
         area = pygame.Rect(pad, title_h + pad, w - 2 * pad, h - title_h - btn_h - 3 * pad)
         line = max(area.height // len(rows), min(24, area.height // 4))
