@@ -28,6 +28,7 @@ class HleGame:
     seed: int
     players: int
     moves: list[Move]  # player moves and None for each chance deal, in order
+    recorded: list[tuple[int, int, int, int, int] | None]  # each move as plain numbers
     actions: list[Action]
     snapshots: list[dict[str, Any]]  # HLE's view after each player move
     log_text: str
@@ -66,6 +67,7 @@ def play_hle_game(players: int, seed: int, skill: float = 0.85) -> HleGame:
     hle_game = new_hle_game(players, seed)  # keep it alive: HLE's state does not
     state = hle_game.new_initial_state()
     moves: list[Move] = []
+    recorded: list[tuple[int, int, int, int, int] | None] = []
     actions: list[Action] = []
     snapshots = []
 
@@ -73,6 +75,7 @@ def play_hle_game(players: int, seed: int, skill: float = 0.85) -> HleGame:
         while not state.is_terminal() and state.cur_player() == pyhanabi.CHANCE_PLAYER_ID:
             state.deal_random_card()
             moves.append(None)
+            recorded.append(None)
 
     deal()
     while not state.is_terminal():
@@ -106,10 +109,13 @@ def play_hle_game(players: int, seed: int, skill: float = 0.85) -> HleGame:
                 actions.append(Hint(to=to, rank=move.rank() + 1, player=player))
         state.apply_move(move)
         moves.append(move)
+        recorded.append(
+            (int(kind), move.card_index(), move.target_offset(), move.color(), move.rank())
+        )
         deal()
         snapshots.append(snapshot(state))
     text = format_log(GameSetup(players=players), actions)
-    return HleGame(seed, players, moves, actions, snapshots, text)
+    return HleGame(seed, players, moves, recorded, actions, snapshots, text)
 
 
 def replay_in_hle(game: HleGame, hle_game: pyhanabi.HanabiGame) -> int:
@@ -122,4 +128,31 @@ def replay_in_hle(game: HleGame, hle_game: pyhanabi.HanabiGame) -> int:
         else:
             state.apply_move(move)
             applied += 1
+    return applied
+
+
+def replay_in_hle_building_moves(game: HleGame, hle_game: pyhanabi.HanabiGame) -> int:
+    """Apply the recorded game in HLE, building each move from its recorded numbers.
+
+    The counterpart of our parse + referee: both start from a recorded description
+    of the moves, not from move objects made beforehand.
+    """
+    state = hle_game.new_initial_state()
+    kinds = pyhanabi.HanabiMoveType
+    applied = 0
+    for record in game.recorded:
+        if record is None:
+            state.deal_random_card()
+            continue
+        kind, index, offset, color, rank = record
+        if kind == kinds.PLAY:
+            move = pyhanabi.HanabiMove.get_play_move(index)
+        elif kind == kinds.DISCARD:
+            move = pyhanabi.HanabiMove.get_discard_move(index)
+        elif kind == kinds.REVEAL_COLOR:
+            move = pyhanabi.HanabiMove.get_reveal_color_move(offset, color)
+        else:
+            move = pyhanabi.HanabiMove.get_reveal_rank_move(offset, rank)
+        state.apply_move(move)
+        applied += 1
     return applied

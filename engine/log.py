@@ -44,6 +44,9 @@ _HEADER_KEYS = frozenset(
     {"format", "players", "first_player", "names", "multicolor", "started_at", *_BOOLEAN_OPTIONS}
 )
 _CARD_BY_CODE = {card.code(): card for card in ALL_CARDS}
+# Actions built from all their fields at once, as namedtuple's own _make does: the
+# parser builds one per line.
+_new_tuple = tuple.__new__
 _ACTION_KEYS = {
     "hint": frozenset({"action", "to", "color", "rank", "player", "at"}),
     "play": frozenset({"action", "card", "announce", "player", "at"}),
@@ -195,15 +198,17 @@ def parse_action(obj: dict[str, Any]) -> Action:
                 raise ValueError("to must be a seat number")
             if rank is not None and (type(rank) is not int or not 1 <= rank <= 5):
                 raise ValueError("rank must be a number from 1 to 5")
-            return Hint(to, None if color is None else Color.from_name(color), rank, player, at)
+            color = None if color is None else Color.from_name(color)
+            return _new_tuple(Hint, (to, color, rank, player, at))
         card = obj.get("card")
         if card is None:
             raise ValueError(f'a {kind} action needs its card, like "card": "R3"')
         card = (type(card) is str and _CARD_BY_CODE.get(card)) or Card.from_code(card)
         if kind == "play":
             announce = obj.get("announce")
-            return Play(card, None if announce is None else Color.from_name(announce), player, at)
-        return Discard(card, player, at)
+            announce = None if announce is None else Color.from_name(announce)
+            return _new_tuple(Play, (card, announce, player, at))
+        return _new_tuple(Discard, (card, player, at))
     except CardFormatError as error:
         raise ValueError(str(error)) from None
 
