@@ -9,7 +9,6 @@ something changed.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import queue
@@ -40,6 +39,7 @@ from companion.controller import (
 from companion.display import Display
 from companion.keys import key_event
 from companion.screens import Renderer, Target
+from companion.sleeping import Sleeper
 from companion.storage import Storage
 from engine.game import Game
 from engine.setup import Multicolor
@@ -86,16 +86,15 @@ def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]
 
 @dataclass
 class Inbox:
-    """Where threads leave input events; posting also wakes the pygame loop."""
+    """Where threads leave input events; emitting also wakes the sleeping loop."""
 
-    wake_type: int
+    sleeper: Sleeper
     events: queue.SimpleQueue[InputEvent] = field(default_factory=queue.SimpleQueue)
 
     def emit(self, event: InputEvent) -> None:
-        """Thread-safe: queue the event and wake the loop (SDL_PushEvent is thread-safe)."""
+        """Thread-safe: queue the event and wake the loop."""
         self.events.put(event)
-        with contextlib.suppress(pygame.error):  # the display is closing
-            pygame.event.post(pygame.event.Event(self.wake_type))
+        self.sleeper.poke()
 
     def drain(self) -> list[InputEvent]:
         out = []
@@ -124,7 +123,8 @@ class App:
         self.controller = controller
         self.game_id = game_id
         self.renderer = Renderer(display.size)
-        self.inbox = Inbox(pygame.event.custom_type())
+        self.sleeper = Sleeper(pygame.display.get_driver())
+        self.inbox = Inbox(self.sleeper)
         self.targets: list[Target] = []
         self.dirty = True
         self.running = True
@@ -147,6 +147,7 @@ class App:
         finally:
             signal.signal(signal.SIGTERM, previous)
             sdnotify.stopping()
+            self.sleeper.close()
         return 0
 
     def _on_sigterm(self, signum: int, frame: FrameType | None) -> None:
@@ -163,8 +164,13 @@ class App:
         if self.dirty:
             self.draw()
         self.watchdog.ping(time.monotonic())
-        first = pygame.event.wait(timeout_ms) if timeout_ms else pygame.event.poll()
-        events = [first, *pygame.event.get()]
+        events = pygame.event.get()
+        if not events and self.inbox.events.empty() and timeout_ms:
+            if self.sleeper.can_sleep:
+                self.sleeper.sleep(timeout_ms / 1000)
+                events = pygame.event.get()
+            else:
+                events = [pygame.event.wait(timeout_ms), *pygame.event.get()]
         for event in events:
             self.handle_pygame_event(event)
         for event in self.inbox.drain():

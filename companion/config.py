@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hardware.buttons import FUSE_TOKENS, HINT_TOKENS, PIN_FACTORY_NAMES, PanelPins
-from hardware.scanner import PROTOCOLS
+from hardware.wiring import FUSE_TOKENS, HINT_TOKENS, PIN_FACTORY_NAMES, PROTOCOLS, PanelPins
 
 __all__ = [
     "DEFAULT_CONFIG_PATH",

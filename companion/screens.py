@@ -81,6 +81,9 @@ class Renderer:
         if not pygame.font.get_init():
             pygame.font.init()
         self._fonts: dict[int, pygame.font.Font] = {}
+        self._rendered: dict[tuple[object, ...], tuple[pygame.Surface, int]] = {}
+        self._veil = pygame.Surface(size, pygame.SRCALPHA)
+        self._veil.fill((0, 0, 0, 170))
         self.targets: list[Target] = []
         #: Every line of text drawn in the last frame, with where and how large it landed.
         self.texts: list[tuple[str, pygame.Rect, int]] = []
@@ -106,15 +109,7 @@ class Renderer:
         align: str = "left",
     ) -> pygame.Rect:
         """Draw one line inside ``rect``, shrinking the font until it fits."""
-        size = int(px)
-        image = self.font(size).render(text, True, color)
-        while (image.get_width() > rect.width or image.get_height() > rect.height * 1.3) and (
-            size > 10
-        ):
-            size -= 1
-            image = self.font(size).render(text, True, color)
-        if image.get_width() > rect.width:
-            image = image.subsurface((0, 0, rect.width, image.get_height()))
+        image, size = self._fitted(text, int(px), color, rect.width, rect.height)
         y = rect.centery - image.get_height() // 2
         if align == "center":
             x = rect.centerx - image.get_width() // 2
@@ -128,6 +123,26 @@ class Renderer:
         surface.set_clip(clip)
         self.texts.append((text, pygame.Rect(x, y, image.get_width(), image.get_height()), size))
         return drawn
+
+    def _fitted(
+        self, text: str, px: int, color: tuple[int, int, int], width: int, height: int
+    ) -> tuple[pygame.Surface, int]:
+        """The rendered line, shrunk to fit; cached, as most text is the same frame to frame."""
+        key = (text, px, color, width, height)
+        cached = self._rendered.get(key)
+        if cached is not None:
+            return cached
+        size = px
+        image = self.font(size).render(text, True, color)
+        while (image.get_width() > width or image.get_height() > height * 1.3) and size > 10:
+            size -= 1
+            image = self.font(size).render(text, True, color)
+        if image.get_width() > width:
+            image = image.subsurface((0, 0, width, image.get_height()))
+        if len(self._rendered) > 2000:  # names and messages change: keep it bounded
+            self._rendered.clear()
+        self._rendered[key] = (image, size)
+        return image, size
 
     def wrap(
         self,
@@ -694,9 +709,7 @@ class Renderer:
     def draw_undo(self, surface: pygame.Surface, controller: Controller) -> None:
         lang = controller.language
         w, h = self.width, self.height
-        veil = pygame.Surface((w, h), pygame.SRCALPHA)
-        veil.fill((0, 0, 0, 170))
-        surface.blit(veil, (0, 0))
+        surface.blit(self._veil, (0, 0))
         box = pygame.Rect(0, 0, int(w * 0.9), int(h * 0.6))
         box.center = (w // 2, h // 2)
         pygame.draw.rect(surface, PANEL, box, border_radius=10)

@@ -27,12 +27,12 @@ import errno
 import threading
 import time
 from collections.abc import Callable
-from typing import Literal, get_args
 
 import serial
 
 from hardware.events import CardScanned, DeviceStatus, InputEvent
 from hardware.tagmap import TagMap
+from hardware.wiring import PROTOCOLS, ScannerProtocol
 
 __all__ = [
     "DEVICE_NAME",
@@ -49,8 +49,7 @@ __all__ = [
 ]
 
 Emit = Callable[[InputEvent], None]
-Protocol = Literal["rdm6300", "line"]
-PROTOCOLS: tuple[str, ...] = get_args(Protocol)
+Protocol = ScannerProtocol
 
 DEVICE_NAME = "scanner"
 """The ``device`` of the :class:`DeviceStatus` events sent by :class:`CardScanner`."""
