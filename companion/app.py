@@ -10,14 +10,12 @@ something changed.
 from __future__ import annotations
 
 import logging
-import os
 import queue
 import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from types import FrameType
 
 import pygame
@@ -275,12 +273,3 @@ class App:
             self.controller.history = (storage.history(), storage.stats())
         elif isinstance(effect, Beep) and self.on_beep is not None:
             self.on_beep(effect.kind)
-
-
-def default_data_dir() -> Path:
-    """``$STATE_DIRECTORY`` under systemd, else ``$XDG_STATE_HOME/hanabi-companion``."""
-    state = os.environ.get("STATE_DIRECTORY")
-    if state:
-        return Path(state.split(":")[0])
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "hanabi-companion"

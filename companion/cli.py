@@ -82,8 +82,7 @@ def _load_config(path: Path | None) -> Config | None:
 
 
 def _open_storage(data_dir: Path | None) -> Storage | None:
-    from companion.app import default_data_dir
-    from companion.storage import Storage, StorageError
+    from companion.storage import Storage, StorageError, default_data_dir
 
     try:
         storage = Storage.open(data_dir or default_data_dir())

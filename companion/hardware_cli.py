@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import queue
 import signal
 import sys
@@ -56,12 +55,12 @@ EXIT_ERROR = 1
 
 
 def default_tag_map_path(data_dir: Path | None = None) -> Path:
-    """Where the enrolled deck lives: ``DATA_DIR/tags.json``, by default
-    ``$XDG_STATE_HOME/hanabi-companion/tags.json`` (``~/.local/state/...``)."""
-    if data_dir is None:
-        state_home = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-        data_dir = Path(state_home) / "hanabi-companion"
-    return data_dir / "tags.json"
+    """Where the enrolled deck lives: ``tags.json`` beside the games, in ``data_dir`` or
+    the companion's data directory (``$STATE_DIRECTORY`` under systemd, else
+    ``$XDG_STATE_HOME/hanabi-companion``)."""
+    from companion.storage import default_data_dir
+
+    return (data_dir or default_data_dir()) / "tags.json"
 
 
 def deck_cards(multicolor: str = "none") -> list[Card]:

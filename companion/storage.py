@@ -841,3 +841,12 @@ def _fsync_directory(directory: Path) -> None:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def default_data_dir() -> Path:
+    """``$STATE_DIRECTORY`` under systemd, else ``$XDG_STATE_HOME/hanabi-companion``."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return Path(state.split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "hanabi-companion"

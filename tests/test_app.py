@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from companion.app import App, default_data_dir, resume
+from companion.app import App, resume
 from companion.controller import Screen, SetupDraft
 from companion.display import open_display
 from companion.storage import Storage
@@ -119,14 +119,6 @@ def test_resume_finishes_a_game_whose_end_was_not_recorded(tmp_path):
     assert resumed_id == game_id and controller.screen is Screen.END
     assert [row.outcome for row in storage.history()] == ["lost"]
     storage.close()
-
-
-def test_default_data_dir_follows_systemd_then_xdg(monkeypatch, tmp_path):
-    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
-    assert default_data_dir() == tmp_path / "state"
-    monkeypatch.delenv("STATE_DIRECTORY")
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
-    assert default_data_dir() == tmp_path / "xdg" / "hanabi-companion"
 
 
 @pytest.mark.timeout(60)

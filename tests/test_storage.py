@@ -28,6 +28,7 @@ from companion.storage import (
     Storage,
     StorageError,
     UnknownGameError,
+    default_data_dir,
 )
 from engine import Discard, Game, GameSetup, Hint, Multicolor, Play
 from engine.cards import Card
@@ -836,3 +837,11 @@ def test_the_writer_model_accepts_only_what_was_confirmed_or_pending():
     assert model.confirmed == 3
     model.feed("ok\n")
     assert model.lines == {1: ["A"]}
+
+
+def test_default_data_dir_follows_systemd_then_xdg(monkeypatch, tmp_path):
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    assert default_data_dir() == tmp_path / "state"
+    monkeypatch.delenv("STATE_DIRECTORY")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    assert default_data_dir() == tmp_path / "xdg" / "hanabi-companion"
