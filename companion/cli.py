@@ -334,9 +334,9 @@ def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    first = next((a for a in arguments if not a.startswith("-")), None)
-    wants_help = "-h" in arguments or "--help" in arguments
-    if first is None and not wants_help:
+    first = arguments[0] if arguments else None
+    wants_help = first in ("-h", "--help")
+    if first is None or (first.startswith("-") and not wants_help):
         arguments = ["run", *arguments]  # plain `hanabi-companion [options]` runs the companion
         first = "run"
     parser = build_parser(hardware=wants_help or first in HARDWARE_COMMANDS)

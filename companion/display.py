@@ -97,6 +97,11 @@ def open_display(
     try:
         pygame.display.init()
     except pygame.error as error:
+        if spec == "auto":
+            raise DisplayError(
+                "no screen found: no desktop session ($DISPLAY is not set) and the console's "
+                f"KMS/DRM screen cannot be used ({error})"
+            ) from None
         where = wanted or "a desktop window"
         raise DisplayError(f"cannot open the display ({where}): {error}") from None
     driver = pygame.display.get_driver()

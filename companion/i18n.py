@@ -132,7 +132,7 @@ TEXTS: dict[str, dict[str, str]] = {
         # set-up
         "setup_title": "New game",
         "players": "Players",
-        "first_player": "Starts",
+        "first_player": "First player",
         "names": "Names",
         "multicolor": "Multicolor suit",
         "mc_none": "none",
@@ -224,7 +224,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "new_game_hint": "OK : nouvelle partie · Annuler : revenir",
         "setup_title": "Nouvelle partie",
         "players": "Joueurs",
-        "first_player": "Commence",
+        "first_player": "Premier joueur",
         "names": "Noms",
         "multicolor": "Couleur multicolore",
         "mc_none": "aucune",

@@ -179,15 +179,21 @@ def test_help_lists_every_command():
         assert command in out.getvalue()
 
 
-def test_no_command_runs_the_companion(tmp_path):
+@pytest.mark.parametrize("options", [[], ["--data-dir", "DATA"], ["--lang", "fr"]])
+def test_no_command_runs_the_companion(tmp_path, options):
     """Plain `hanabi-companion` is `run`: with no screen at all it says so and exits 1."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.pop("SDL_VIDEODRIVER", None)
     env["XDG_STATE_HOME"] = str(tmp_path)
+    options = [str(tmp_path / o) if o == "DATA" else o for o in options]
     done = subprocess.run(
-        [sys.executable, "-m", "companion.cli"], env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "companion.cli", *options],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
-    assert done.returncode == 1
+    assert done.returncode == 1, done.stderr
     assert "screen" in done.stderr or "display" in done.stderr
 
 
