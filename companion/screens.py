@@ -612,22 +612,18 @@ class Renderer:
         self.text(
             surface, prompt, int(line_h * 0.6), pygame.Rect(info.left, info.top, info.width, line_h)
         )
+        # What the entry will do; with no choices left to show, it may use their room too.
         preview = controller.preview
+        room = pygame.Rect(info.left, info.top + line_h, info.width, 2 * line_h)
+        if not controller.soft_choices():
+            room.height = h - room.top - max(int(h * 0.14), 32) - 2 * pad
         if isinstance(preview, IllegalAction):
-            self.wrap(
-                surface,
-                i18n.refusal_text(lang, preview, game.setup.names),
-                int(line_h * 0.45),
-                pygame.Rect(info.left, info.top + line_h, info.width, 2 * line_h),
-                color=WARN,
-            )
+            text = i18n.refusal_text(lang, preview, game.setup.names)
+            self.wrap(surface, text, int(line_h * 0.55), room, color=WARN)
         elif isinstance(preview, Event):
+            color = GOOD if preview.kind is not EventKind.MISPLAY else WARN
             self.wrap(
-                surface,
-                self.preview_text(lang, preview),
-                int(line_h * 0.45),
-                pygame.Rect(info.left, info.top + line_h, info.width, 2 * line_h),
-                color=GOOD if preview.kind is not EventKind.MISPLAY else WARN,
+                surface, self.preview_text(lang, preview), int(line_h * 0.55), room, color=color
             )
 
         choices_top = body_top + card_h + pad
