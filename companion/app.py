@@ -35,13 +35,13 @@ from companion.controller import (
     StartGame,
 )
 from companion.display import Display
-from companion.keys import key_event
+from companion.keys import key_event, text_key_event
 from companion.screens import Renderer, Target
 from companion.sleeping import Sleeper
 from companion.storage import Storage
 from engine.game import Game
 from engine.setup import Multicolor
-from hardware.events import InputEvent, Tap, TypeText
+from hardware.events import InputEvent, Key, Press, Tap, TypeText
 
 log = logging.getLogger("hanabi-companion")
 
@@ -193,30 +193,20 @@ class App:
         if kind == pygame.QUIT:
             self.running = False
         elif kind == pygame.KEYDOWN:
-            if self.controller.wants_text() and event.key not in (
-                pygame.K_RETURN,
-                pygame.K_KP_ENTER,
-                pygame.K_ESCAPE,
-                pygame.K_BACKSPACE,
-            ):
-                return  # the character arrives as TEXTINPUT
-            if self.controller.wants_text() and event.key == pygame.K_BACKSPACE:
-                from hardware.events import Key, Press
-
-                self.dispatch(Press(Key.UNDO))
-                return
-            mapped = key_event(
-                pygame.key.name(event.key),
-                self.controller.screen,
-                entry_step=self.controller.entry_step(),
-            )
+            name = pygame.key.name(event.key)
+            if self.controller.wants_text():
+                mapped = text_key_event(name)  # the characters arrive as TEXTINPUT
+            else:
+                mapped = key_event(
+                    name, self.controller.screen, entry_step=self.controller.entry_step()
+                )
             if mapped is not None:
                 self.dispatch(mapped)
         elif kind == pygame.TEXTINPUT:
             if self.controller.wants_text():
                 self.dispatch(TypeText(event.text))
-            elif event.text == "?":
-                self.dispatch(key_event("?", self.controller.screen, entry_step=None))  # type: ignore[arg-type]
+            elif event.text == "?":  # shift+/ on most layouts: only the text says "?"
+                self.dispatch(Press(Key.HELP))
         elif kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.dispatch(Tap(*event.pos))
         elif kind == pygame.FINGERDOWN:

@@ -70,3 +70,18 @@ def key_event(name: str, screen: Screen, *, entry_step: str | None) -> InputEven
     if screen in (Screen.HISTORY, Screen.HELP, Screen.MENU) and name == "backspace":
         return Press(Key.BACK)
     return COMMON.get(name)
+
+
+#: While a name is typed: the characters come as text; these keys edit it.
+TEXT_EDITING = {
+    "return": Press(Key.OK),  # next name
+    "enter": Press(Key.OK),
+    "keypad enter": Press(Key.OK),
+    "escape": Press(Key.BACK),  # done
+    "backspace": Press(Key.UNDO),  # erase a character
+}
+
+
+def text_key_event(name: str) -> InputEvent | None:
+    """The event of a key press while a name is typed (None: the key is a character)."""
+    return TEXT_EDITING.get(name.lower())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.controller import Screen
-from companion.keys import key_event
+from companion.keys import key_event, text_key_event
 from engine.cards import Color
 from hardware.events import ChooseColor, ChooseNumber, ChooseRank, Key, Press
 
@@ -68,3 +68,10 @@ def test_undo_works_from_the_end_screen_and_return_confirms():
 def test_unknown_keys_mean_nothing():
     assert key_event("f7", Screen.GAME, entry_step=None) is None
     assert key_event("x", Screen.ENTRY, entry_step="color") is None
+
+
+def test_typing_a_name_return_next_escape_done_backspace_erases():
+    assert text_key_event("return") == Press(Key.OK)
+    assert text_key_event("escape") == Press(Key.BACK)
+    assert text_key_event("backspace") == Press(Key.UNDO)
+    assert text_key_event("a") is None  # a character: it arrives as text
