@@ -13,12 +13,10 @@ arrives, with a generous deadline: no test asserts a duration.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import threading
 import time
-import tty
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -238,18 +236,6 @@ def sdl_dummy(monkeypatch) -> None:
 
 
 @pytest.fixture
-def pty_port() -> Iterator[tuple[int, str]]:
-    """A real pseudo-terminal: the scanner reads ``port``, the test writes to ``master``."""
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    try:
-        yield master, os.ttyname(slave)
-    finally:
-        os.close(master)
-        os.close(slave)
-
-
-@pytest.fixture
 def table(sdl_dummy, pty_port, tmp_path) -> Iterator[Table]:
     master, port = pty_port
     table = Table(tmp_path / "data", port, lambda data: os.write(master, data))
@@ -450,65 +436,6 @@ def test_storm_by_scans_and_play_presses_ends_the_game_by_itself(table):
 
 
 # -- 3. the scanner unplugged and plugged back mid-game ------------------------------
-
-
-class Cable:
-    """A virtual USB-serial adapter: ``port`` for the scanner, ``feed`` for the test.
-
-    Killing socat unplugs it (the pty goes, the link disappears); starting socat
-    again on the same links plugs it back in.
-    """
-
-    def __init__(self, directory: Path) -> None:
-        self.port = str(directory / "scanner")
-        self.feed = str(directory / "master")
-        self.process: subprocess.Popen[bytes] | None = None
-        self.fd: int | None = None
-
-    def plug(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                "socat",
-                "-d",
-                "-d",
-                f"pty,raw,echo=0,link={self.port}",
-                f"pty,raw,echo=0,link={self.feed}",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + DEADLINE
-        while not (os.path.exists(self.port) and os.path.exists(self.feed)):
-            assert time.monotonic() < deadline, "socat made no ptys"
-            assert self.process.poll() is None, "socat exited"
-            time.sleep(0.01)
-        self.fd = os.open(self.feed, os.O_RDWR | os.O_NOCTTY)
-
-    def unplug(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=5)
-            self.process = None
-
-    def write(self, data: bytes) -> None:
-        assert self.fd is not None, "the cable is unplugged"
-        os.write(self.fd, data)
-
-
-@pytest.fixture
-def cable(tmp_path) -> Iterator[Cable]:
-    if shutil.which("socat") is None:
-        if os.environ.get("CI"):
-            pytest.fail("socat is missing: CI must install it")
-        pytest.skip("socat is not installed")
-    cable = Cable(tmp_path)
-    try:
-        yield cable
-    finally:
-        cable.unplug()
 
 
 def test_scanner_unplugged_mid_game_is_shown_then_cleared_and_reads_again(

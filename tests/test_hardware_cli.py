@@ -6,13 +6,11 @@ import argparse
 import json
 import os
 import queue
-import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
-import tty
 from pathlib import Path
 
 import pytest
@@ -96,15 +94,6 @@ class Command:
 
 
 @pytest.fixture
-def pty_port():
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    yield master, os.ttyname(slave)
-    os.close(master)
-    os.close(slave)
-
-
-@pytest.fixture
 def run():
     commands: list[Command] = []
 
@@ -167,40 +156,19 @@ def test_scanner_corrupt_tag_map_exits_1(pty_port, run, tmp_path):
     assert "invalid JSON" in command.err()
 
 
-@pytest.mark.skipif(shutil.which("socat") is None, reason="socat is not installed")
-def test_scanner_survives_unplug_and_replug(run, tmp_path):
-    port, feed = tmp_path / "scanner", tmp_path / "feed"
-
-    def plug() -> tuple[subprocess.Popen, int]:
-        socat = subprocess.Popen(
-            ["socat", f"pty,raw,echo=0,link={port}", f"pty,raw,echo=0,link={feed}"],
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 5
-        while not (port.exists() and feed.exists()) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        return socat, os.open(feed, os.O_RDWR | os.O_NOCTTY)
-
-    def unplug(socat: subprocess.Popen, fd: int) -> None:
-        os.close(fd)
-        socat.terminate()
-        socat.wait(timeout=5)
-
-    socat, fd = plug()
-    try:
-        command = run("scanner", "--port", str(port), "--data-dir", str(tmp_path))
-        assert command.err() == "scanner connected"
-        os.write(fd, rdm6300_frame(tag(1)))
-        assert json.loads(command.out())["tag"] == tag(1)
-        unplug(socat, fd)
-        assert command.err().startswith("scanner disconnected")
-        socat, fd = plug()
-        assert command.err() == "scanner connected"
-        os.write(fd, rdm6300_frame(tag(2)))
-        assert json.loads(command.out())["tag"] == tag(2)
-        assert command.signal(signal.SIGTERM) == 0
-    finally:
-        unplug(socat, fd)
+def test_scanner_survives_unplug_and_replug(run, cable, tmp_path):
+    cable.plug()
+    command = run("scanner", "--port", cable.port, "--data-dir", str(tmp_path))
+    assert command.err() == "scanner connected"
+    cable.write(rdm6300_frame(tag(1)))
+    assert json.loads(command.out())["tag"] == tag(1)
+    cable.unplug()
+    assert command.err().startswith("scanner disconnected")
+    cable.plug()
+    assert command.err() == "scanner connected"
+    cable.write(rdm6300_frame(tag(2)))
+    assert json.loads(command.out())["tag"] == tag(2)
+    assert command.signal(signal.SIGTERM) == 0
 
 
 # -- enrol -------------------------------------------------------------------

@@ -11,10 +11,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
-import shutil
-import subprocess
 import time
-import tty
 
 import pytest
 from hypothesis import given, settings
@@ -322,16 +319,6 @@ def test_repeat_filter_property_accepts_exactly_reads_after_a_gap(offsets):
 
 
 @pytest.fixture
-def pty_port():
-    """A pseudo-terminal: write to ``master`` what the scanner sends on ``port``."""
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    yield master, os.ttyname(slave)
-    os.close(master)
-    os.close(slave)
-
-
-@pytest.fixture
 def start_scanner():
     started: list[CardScanner] = []
 
@@ -452,50 +439,6 @@ def test_unknown_protocol_is_refused_before_any_thread():
 
 
 # -- unplug and replug with socat --------------------------------------------
-
-
-class Socat:
-    """A virtual serial cable: ``port`` for the scanner, ``feed`` for the test to write to."""
-
-    def __init__(self, directory) -> None:
-        self.port = str(directory / "scanner")
-        self.feed = str(directory / "feed")
-        self.process: subprocess.Popen | None = None
-        self.fd: int | None = None
-
-    def plug(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                "socat",
-                f"pty,raw,echo=0,link={self.port}",
-                f"pty,raw,echo=0,link={self.feed}",
-            ],
-            stderr=subprocess.DEVNULL,
-        )
-        assert wait_until(lambda: os.path.exists(self.port) and os.path.exists(self.feed))
-        self.fd = os.open(self.feed, os.O_RDWR | os.O_NOCTTY)
-
-    def unplug(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=5)
-            self.process = None
-
-    def write(self, data: bytes) -> None:
-        assert self.fd is not None
-        os.write(self.fd, data)
-
-
-@pytest.fixture
-def cable(tmp_path):
-    if shutil.which("socat") is None:
-        pytest.skip("socat is not installed")
-    cable = Socat(tmp_path)
-    yield cable
-    cable.unplug()
 
 
 def test_unplug_and_replug(cable, start_scanner):

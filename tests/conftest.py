@@ -1,0 +1,77 @@
+"""Serial test parts shared by the scanner, CLI and app tests: real pseudo-terminals."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+import tty
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def pty_port() -> Iterator[tuple[int, str]]:
+    """A real pseudo-terminal: the scanner reads ``port``, the test writes to ``master``."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    try:
+        yield master, os.ttyname(slave)
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+class SerialCable:
+    """A virtual USB-serial adapter made by socat: ``port`` for the scanner, ``feed`` for
+    the test. Killing socat unplugs it (the pty and its link go); starting socat again on
+    the same links plugs it back in."""
+
+    def __init__(self, directory: Path) -> None:
+        self.port = str(directory / "scanner")
+        self.feed = str(directory / "feed")
+        self.process: subprocess.Popen[bytes] | None = None
+        self.fd: int | None = None
+
+    def plug(self) -> None:
+        self.process = subprocess.Popen(
+            ["socat", f"pty,raw,echo=0,link={self.port}", f"pty,raw,echo=0,link={self.feed}"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 5
+        while not (os.path.exists(self.port) and os.path.exists(self.feed)):
+            assert time.monotonic() < deadline, "socat made no ptys"
+            assert self.process.poll() is None, "socat exited"
+            time.sleep(0.01)
+        self.fd = os.open(self.feed, os.O_RDWR | os.O_NOCTTY)
+
+    def unplug(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=5)
+            self.process = None
+
+    def write(self, data: bytes) -> None:
+        assert self.fd is not None, "the cable is unplugged"
+        os.write(self.fd, data)
+
+
+@pytest.fixture
+def cable(tmp_path: Path) -> Iterator[SerialCable]:
+    """An unplugged cable; socat missing skips the test, or fails it in CI."""
+    if shutil.which("socat") is None:
+        if os.environ.get("CI"):
+            pytest.fail("socat is missing: .ci/run must install it")
+        pytest.skip("socat is not installed")
+    serial_cable = SerialCable(tmp_path)
+    try:
+        yield serial_cable
+    finally:
+        serial_cable.unplug()
