@@ -163,22 +163,17 @@ class SetupDraft:
     language: str = "en"
 
     def name(self, seat: int) -> str:
+        """The name typed for a seat, else "Player N"."""
         if seat < len(self.names) and self.names[seat].strip():
             return self.names[seat].strip()
-        return f"{seat + 1}"
+        return f"Player {seat + 1}"
 
     def to_setup(self, started_at: str | None = None) -> GameSetup:
         """The game set-up; :class:`SetupError` if the options do not combine."""
-        names = tuple(
-            self.names[seat].strip()
-            if seat < len(self.names) and self.names[seat].strip()
-            else f"Player {seat + 1}"
-            for seat in range(self.players)
-        )
         return GameSetup(
             players=self.players,
             first_player=self.first_player % self.players,
-            names=names,
+            names=tuple(self.name(seat) for seat in range(self.players)),
             multicolor=self.multicolor,
             wild_multicolor=self.wild_multicolor and self.multicolor is not Multicolor.NONE,
             crowning_piece=self.crowning_piece,

@@ -832,9 +832,9 @@ class Renderer:
         if row == "players":
             return str(draft.players)
         if row == "first_player":
-            return draft.to_setup().names[draft.first_player % draft.players]
+            return draft.name(draft.first_player % draft.players)
         if row == "names":
-            return ", ".join(draft.to_setup().names)
+            return ", ".join(draft.name(seat) for seat in range(draft.players))
         if row == "multicolor":
             return i18n.tr(lang, f"mc_{draft.multicolor.value}")
         if row == "language":

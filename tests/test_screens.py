@@ -284,3 +284,13 @@ def test_refusal_is_shown_in_words():
     _surface, renderer = render("refused", (480, 320), "fr")
     words = " ".join(text for text, _, _ in renderer.texts)
     assert "Les 8 jetons indice sont disponibles" in words
+
+
+def test_setup_screen_draws_options_that_do_not_combine_yet():
+    """The set-up screen is drawn while options are being chosen: crowning piece with two
+    other variants is refused when the game starts, not by crashing the screen."""
+    draft = SetupDraft(crowning_piece=True, multicolor=Multicolor.SHORT, timed_display=True)
+    surface = pygame.Surface((480, 320))
+    renderer = Renderer((480, 320))
+    renderer.draw(surface, Controller(draft))
+    assert "Player 1, Player 2, Player 3" in [text for text, _, _ in renderer.texts]
