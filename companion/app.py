@@ -149,8 +149,9 @@ class App:
         return 0
 
     def _on_sigterm(self, signum: int, frame: FrameType | None) -> None:
-        self.running = False
-        self.inbox.emit(TypeText(""))  # wake the loop; an empty text changes nothing
+        # A window close, as far as the loop is concerned; poked in case it sleeps in select().
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        self.sleeper.poke()
 
     def _wait_timeout_ms(self) -> int:
         if self.watchdog.enabled and self.watchdog.interval:
@@ -229,8 +230,6 @@ class App:
             if resolved is None:
                 return
             event = resolved
-        if isinstance(event, TypeText) and not event.text:
-            return
         effects = self.controller.handle(event)
         for effect in effects:
             self.carry_out(effect)
