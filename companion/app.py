@@ -34,7 +34,7 @@ from companion.controller import (
     SetupDraft,
     StartGame,
 )
-from companion.display import Display
+from companion.display import Display, video_driver
 from companion.keys import key_event, text_key_event
 from companion.screens import Renderer, Target
 from companion.sleeping import Sleeper
@@ -121,7 +121,7 @@ class App:
         self.controller = controller
         self.game_id = game_id
         self.renderer = Renderer(display.size)
-        self.sleeper = Sleeper(pygame.display.get_driver())
+        self.sleeper = Sleeper(video_driver())
         self.inbox = Inbox(self.sleeper)
         self.targets: list[Target] = []
         self.dirty = True

@@ -17,6 +17,8 @@ silent off-screen fallback is never accepted in place of a real screen.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -26,6 +28,24 @@ import pygame
 from companion.framebuffer import FramebufferError, FramebufferWriter
 
 HEADLESS_DRIVERS = frozenset({"dummy", "offscreen", "evdev"})
+
+#: SDL_FRAMEBUFFER_ACCELERATION for each video driver: how SDL makes the window
+#: surface that pygame draws on. SDL 2's KMSDRM driver has no framebuffer of
+#: its own: its window surface exists only as a texture of a renderer, and
+#: only OpenGL ES works on the Pi (and on Mesa's KMS drivers), so it gets
+#: "opengles2" (with "1" SDL picks desktop OpenGL on a GLES-only context and
+#: the screen stays black; with "0" it has no window surface at all). Every
+#: other driver gets "0": a plain window surface without OpenGL, ~90 MB less
+#: under X, and all a desktop window, dummy or the ``fb:`` path need.
+FRAMEBUFFER_ACCELERATION = {"kmsdrm": "opengles2"}
+
+
+def video_driver() -> str:
+    """The running SDL video driver's name, in lower case (SDL says ``"KMSDRM"``).
+
+    The one place the name is read: compare only what this returns.
+    """
+    return pygame.display.get_driver().lower()
 
 
 class DisplayError(RuntimeError):
@@ -52,12 +72,50 @@ def sdl_driver_for(spec: str, environ: Mapping[str, str] | None = None) -> str |
     raise DisplayError(f"unknown display {spec!r}: use auto, window, kmsdrm or fb:/dev/fbN")
 
 
+# linux/kd.h: a virtual console's mode. In KD_GRAPHICS the kernel's console
+# (fbcon) stops drawing on the framebuffer: no blinking cursor over the frame.
+KDSETMODE = 0x4B3A
+KD_TEXT = 0x00
+KD_GRAPHICS = 0x01
+
+
+class ConsoleGraphicsMode:
+    """Keeps the kernel's text console off the framebuffer while the ``fb:`` path draws.
+
+    fbcon shares the framebuffer with us and blinks its cursor into our frame
+    (seen in the system-test VM: an 8x16 block at the top left). Switching the
+    virtual console that is our terminal (tty1 under systemd) to graphics mode
+    stops it; :meth:`restore` gives the text console back. Not a virtual console
+    (a desktop terminal, a test): nothing to do.
+    """
+
+    def __init__(self, fd: int = 0) -> None:
+        self.fd: int | None = None
+        try:
+            fcntl.ioctl(fd, KDSETMODE, KD_GRAPHICS)
+        except OSError:
+            return
+        self.fd = fd
+
+    def restore(self) -> None:
+        if self.fd is not None:
+            with contextlib.suppress(OSError):
+                fcntl.ioctl(self.fd, KDSETMODE, KD_TEXT)
+            self.fd = None
+
+
 class Display:
     """A surface to draw on and a way to show it."""
 
-    def __init__(self, surface: pygame.Surface, framebuffer: FramebufferWriter | None) -> None:
+    def __init__(
+        self,
+        surface: pygame.Surface,
+        framebuffer: FramebufferWriter | None,
+        console: ConsoleGraphicsMode | None = None,
+    ) -> None:
         self.surface = surface
         self.framebuffer = framebuffer
+        self.console = console
 
     @property
     def size(self) -> tuple[int, int]:
@@ -73,6 +131,8 @@ class Display:
     def close(self) -> None:
         if self.framebuffer is not None:
             self.framebuffer.close()
+        if self.console is not None:
+            self.console.restore()
         pygame.display.quit()
 
 
@@ -92,8 +152,9 @@ def open_display(
             del os.environ["SDL_VIDEODRIVER"]
     else:
         os.environ["SDL_VIDEODRIVER"] = wanted
-    # The window surface without OpenGL: ~90 MB less under X, and all we need.
-    os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
+    os.environ.setdefault(
+        "SDL_FRAMEBUFFER_ACCELERATION", FRAMEBUFFER_ACCELERATION.get(wanted or "", "0")
+    )
     try:
         pygame.display.init()
     except pygame.error as error:
@@ -104,7 +165,7 @@ def open_display(
             ) from None
         where = wanted or "a desktop window"
         raise DisplayError(f"cannot open the display ({where}): {error}") from None
-    driver = pygame.display.get_driver()
+    driver = video_driver()
     if driver in HEADLESS_DRIVERS and (wanted is None or wanted == "kmsdrm"):
         pygame.display.quit()
         raise DisplayError(
@@ -122,7 +183,9 @@ def open_display(
         size = framebuffer.size
         surface = pygame.Surface(size)
         pygame.display.set_mode((1, 1))  # the event loop needs a window, even a dummy one
-        return Display(surface, framebuffer)
+        return Display(surface, framebuffer, ConsoleGraphicsMode())
+    # On the console the panel's own mode, whatever the configured size: a
+    # smaller "window" there makes SDL switch the panel to another mode.
     flags = pygame.FULLSCREEN if fullscreen or driver == "kmsdrm" else 0
     try:
         window = pygame.display.set_mode((0, 0) if flags else size, flags)

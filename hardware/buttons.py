@@ -36,6 +36,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from gpiozero import Button, Buzzer, LEDBarGraph, LEDBoard, RotaryEncoder
@@ -115,8 +116,9 @@ def make_pin_factory(name: str) -> Factory | None:
             return LGPIOFactory()
         except (ImportError, OSError, GPIOZeroError) as error:
             raise HardwareError(
-                f"pin factory 'lgpio' is not usable here ({error}); on a Raspberry Pi install "
-                'python3-lgpio, elsewhere set [gpio] pin_factory = "none"'
+                f"pin factory 'lgpio' is not usable here ({error}); on Raspberry Pi OS run "
+                "`sudo apt install python3-lgpio` and `sudo systemd/install.sh` again, "
+                'elsewhere set [gpio] pin_factory = "none"'
             ) from error
     if name == "none":
         raise HardwareError("pin factory 'none' means no GPIO: build no panel")
@@ -353,10 +355,25 @@ def open_panel(
     return ButtonPanel(pins, emit, pin_factory=factory, debounce=debounce, long_press=long_press)
 
 
-def _explain_gpio_error(error: GPIOZeroError) -> str:
-    """A message for the user from a gpiozero error raised while building the panel."""
+def _explain_gpio_error(error: GPIOZeroError, *, dev: Path = Path("/dev")) -> str:
+    """A message for the user from a gpiozero error raised while building the panel.
+
+    A machine with GPIO chips (a Pi) lacks the pin library; one without has no
+    GPIO at all (a desktop).
+
+    >>> from gpiozero import BadPinFactory
+    >>> _explain_gpio_error(BadPinFactory("Unable to load any default pin factory!"),
+    ...                     dev=Path("/nonexistent"))[:23]
+    'no GPIO on this machine'
+    """
     text = str(error)
     if "pin factory" in text.lower():
+        if any(dev.glob("gpiochip*")):
+            return (
+                f"GPIO buttons need the lgpio library, which is not installed ({text}): "
+                "on Raspberry Pi OS run `sudo apt install python3-lgpio`, then "
+                "`sudo systemd/install.sh` again"
+            )
         return (
             f"no GPIO on this machine ({text}); on a desktop set [gpio] pin_factory = "
             '"none" (no panel) or "mock"'

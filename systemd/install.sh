@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install hanabi-companion as an appliance on Raspberry Pi OS (Bookworm):
-# a system user, a virtual environment in /opt, a default configuration in
+# Install hanabi-companion as an appliance on Raspberry Pi OS or Debian,
+# trixie (13) or bookworm (12): a system user, a virtual environment in /opt, a default configuration in
 # /etc, and a systemd service that owns the screen from boot on.
 #
 #   sudo systemd/install.sh              install, or update after `git pull`
@@ -19,12 +19,21 @@ readonly APP=hanabi-companion
 readonly SERVICE=hanabi-companion.service
 readonly USER_NAME=hanabi
 readonly WANTED_GROUPS=(video render input gpio dialout)
-# python3-lgpio: GPIO through gpiozero, used from the venv thanks to
-# --system-site-packages. python3-venv: `python3 -m venv` on Debian.
-# The rest: SDL (bundled in the pygame-ce wheel) loads libdrm, libgbm and
-# EGL/GLES at run time for its KMSDRM driver, and Mesa's vc4/v3d drivers
-# come with libgl1-mesa-dri; Raspberry Pi OS Lite lacks some of them.
-readonly APT_PACKAGES=(python3-lgpio python3-venv libdrm2 libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri)
+# python3-venv: `python3 -m venv` on Debian. The rest: SDL (bundled in the
+# pygame-ce wheel) loads libdrm, libgbm and EGL/GLES at run time for its
+# KMSDRM driver, and Mesa's vc4/v3d drivers come with libgl1-mesa-dri;
+# Raspberry Pi OS Lite lacks some of them. These exist in every release.
+readonly APT_PACKAGES=(python3-venv libdrm2 libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri)
+# GPIO through gpiozero needs lgpio. Raspberry Pi OS's archive has it as
+# python3-lgpio (used from the venv thanks to --system-site-packages); plain
+# Debian's has not, and then lgpio comes from PyPI into the venv where a
+# wheel exists (Python 3.11 on arm64 and armhf, as of lgpio 0.2.2.0), else
+# the companion runs without buttons.
+readonly GPIO_PACKAGE=python3-lgpio
+# What a source build of pygame-ce needs, for systems PyPI has no wheel for
+# (32-bit Raspberry Pi OS, when piwheels has no build for its Python either).
+readonly PYGAME_BUILD_PACKAGES=(build-essential python3-dev pkg-config libsdl2-dev
+    libsdl2-image-dev libsdl2-mixer-dev libsdl2-ttf-dev libfreetype-dev libportmidi-dev)
 
 SOURCE_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
 readonly SOURCE_DIR
@@ -32,6 +41,7 @@ readonly SOURCE_DIR
 ROOT=""
 USE_APT=1
 USE_PIP=1
+WHEELS=""
 ACTION=install
 PYTHON=${HANABI_PYTHON:-python3}
 # Extra pip arguments, e.g. HANABI_PIP_ARGS="--index-url https://…" (word-split).
@@ -57,9 +67,11 @@ Options:
                system (apt-get, useradd, systemctl, ...) are only printed as
                "would run: ...". The venv's scripts then point into DIR.
   --no-apt     do not install the Debian packages this needs
-               (${APT_PACKAGES[*]})
+               (${APT_PACKAGES[*]}, and $GPIO_PACKAGE where the archive has it)
   --no-pip     create the venv but do not pip-install the package into it
                (for tests; the service cannot start without it)
+  --wheels DIR install offline: pip takes every package from the wheel
+               files in DIR (pip download them on a machine with a network)
   --uninstall  stop and remove the service, the venv, the configuration
                and the user; keep the games in /var/lib/$APP
   -h, --help   show this help
@@ -117,6 +129,15 @@ parse_args() {
                 USE_PIP=0
                 shift
                 ;;
+            --wheels)
+                (($# >= 2)) || die "--wheels needs a directory"
+                WHEELS=$2
+                shift 2
+                ;;
+            --wheels=*)
+                WHEELS=${1#--wheels=}
+                shift
+                ;;
             --uninstall)
                 ACTION=uninstall
                 shift
@@ -134,6 +155,10 @@ parse_args() {
         [[ -d "$ROOT" ]] || die "--root $ROOT: no such directory"
         ROOT=$(cd -- "$ROOT" && pwd)
         [[ "$ROOT" != / ]] || ROOT=""
+    fi
+    if [[ -n "$WHEELS" ]]; then
+        [[ -d "$WHEELS" ]] || die "--wheels $WHEELS: no such directory"
+        WHEELS=$(cd -- "$WHEELS" && pwd)
     fi
 }
 
@@ -156,22 +181,56 @@ require_root() {
     fi
 }
 
+# "Debian GNU/Linux 13 (trixie)", "Raspbian GNU/Linux 12 (bookworm)", ...
+release_name() {
+    local PRETTY_NAME=""
+    # shellcheck disable=SC1091
+    [[ -r /etc/os-release ]] && . /etc/os-release
+    echo "${PRETTY_NAME:-this system}"
+}
+
+is_installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
+# Whether the archive this system uses offers the package.
+archive_has() {
+    [[ -n "$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ && $2 != "(none)" { print $2 }')" ]]
+}
+
 install_packages() {
-    ((USE_APT)) || return 0
+    GPIO_FROM=pypi
     if ! command -v dpkg-query >/dev/null; then
         log "no dpkg-query: not a Debian system, skipping apt (use --no-apt to silence this)"
         return 0
     fi
+    if is_installed "$GPIO_PACKAGE"; then
+        GPIO_FROM=debian
+    fi
+    ((USE_APT)) || return 0
     local missing=() package
     for package in "${APT_PACKAGES[@]}"; do
-        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-            missing+=("$package")
-        fi
+        is_installed "$package" || missing+=("$package")
     done
+    if [[ "$GPIO_FROM" != debian ]] && { ((${#missing[@]})) || ! archive_has "$GPIO_PACKAGE"; }; then
+        # The package lists may be stale (a freshly flashed card): refresh them
+        # before deciding; offline, decide from the lists already there.
+        system env DEBIAN_FRONTEND=noninteractive apt-get update -qq ||
+            log "warning: apt-get update failed (offline?): using the package lists already here"
+    fi
+    if [[ "$GPIO_FROM" != debian ]]; then
+        if archive_has "$GPIO_PACKAGE"; then
+            log "$(release_name): GPIO through $GPIO_PACKAGE from its archive"
+            missing+=("$GPIO_PACKAGE")
+            GPIO_FROM=debian
+        else
+            log "$(release_name): its archive has no $GPIO_PACKAGE; GPIO through lgpio from PyPI if it has a wheel for this system"
+        fi
+    fi
     ((${#missing[@]})) || return 0
     log "installing ${missing[*]}"
-    system env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    system env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    system env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
+        die "apt-get could not install ${missing[*]} (see above); fix that, or install them yourself and use --no-apt"
 }
 
 # The wanted groups that exist on this system, space-separated.
@@ -214,25 +273,84 @@ create_venv() {
         "$PYTHON" -m venv "${venv_args[@]}" "$VENV" ||
             die "could not create a venv with $PYTHON (on Debian: apt-get install python3-venv)"
     fi
-    if ((USE_PIP)); then
-        log "installing $SOURCE_DIR into the venv"
-        local pip_args=()
-        [[ -z "$PIP_ARGS" ]] || read -r -a pip_args <<<"$PIP_ARGS"
-        # Build from a clean copy: setuptools would otherwise leave build/ and
-        # *.egg-info in the checkout, and a stale build/lib can put deleted
-        # modules back into the package.
-        STAGE=$(mktemp -d)
-        tar -C "$SOURCE_DIR" -cf - --exclude=./.git --exclude=./.venv --exclude=./build \
-            --exclude='*.egg-info' --exclude=__pycache__ --exclude=.pytest_cache \
-            --exclude=.ruff_cache --exclude=.hypothesis . | tar -C "$STAGE" -xf -
-        # --force-reinstall --no-deps: the checkout is reinstalled even when its
-        # version number did not change (an update is a git pull); the second
-        # call only fetches dependencies that are missing or too old.
-        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-            "${pip_args[@]}" --force-reinstall --no-deps "$STAGE"
-        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-            "${pip_args[@]}" "$STAGE"
+    ((USE_PIP)) || return 0
+    log "installing $SOURCE_DIR into the venv"
+    PIP=("$VENV/bin/python" -m pip --disable-pip-version-check)
+    PIP_INSTALL=("${PIP[@]}" install --quiet)
+    if [[ -n "$WHEELS" ]]; then
+        PIP_INSTALL+=(--no-index --find-links "$WHEELS")
     fi
+    local pip_args=()
+    [[ -z "$PIP_ARGS" ]] || read -r -a pip_args <<<"$PIP_ARGS"
+    PIP_INSTALL+=("${pip_args[@]}")
+    # Build from a clean copy: setuptools would otherwise leave build/ and
+    # *.egg-info in the checkout, and a stale build/lib can put deleted
+    # modules back into the package.
+    STAGE=$(mktemp -d)
+    tar -C "$SOURCE_DIR" -cf - --exclude=./.git --exclude=./.venv --exclude=./build \
+        --exclude='*.egg-info' --exclude=__pycache__ --exclude=.pytest_cache \
+        --exclude=.ruff_cache --exclude=.hypothesis . | tar -C "$STAGE" -xf -
+    # --force-reinstall --no-deps: the checkout is reinstalled even when its
+    # version number did not change (an update is a git pull); the second
+    # call only fetches dependencies that are missing or too old. A system
+    # gpiozero older than the 2.0 we need (Debian's 1.6) does not satisfy the
+    # requirement, so pip puts 2.x into the venv, which comes first on
+    # sys.path; check_venv makes sure of it.
+    "${PIP_INSTALL[@]}" --force-reinstall --no-deps "$STAGE"
+    if ! "${PIP_INSTALL[@]}" --only-binary=pygame-ce "$STAGE"; then
+        pygame_needs_a_source_build
+        "${PIP_INSTALL[@]}" "$STAGE"
+    fi
+    install_gpio_library
+    check_venv
+}
+
+# pygame-ce has wheels on PyPI for 64-bit systems; 32-bit Raspberry Pi OS gets
+# one from piwheels (its /etc/pip.conf lists it) when piwheels built one for its
+# Python, else pip builds it from source, which needs SDL's headers. Called
+# when the install with wheels only failed: if pygame-ce was the reason, get
+# what a source build needs (or say what it needs), else stop.
+pygame_needs_a_source_build() {
+    local machine python_version
+    if "${PIP_INSTALL[@]}" --dry-run --only-binary=pygame-ce "pygame-ce>=2.5" >/dev/null 2>&1; then
+        die "pip could not install the companion's dependencies (see above)"
+    fi
+    machine=$(uname -m)
+    python_version=$("$VENV/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    if ((USE_APT)) && command -v apt-get >/dev/null; then
+        log "pygame-ce has no wheel for Python $python_version on $machine: building it from source (a long build), with ${PYGAME_BUILD_PACKAGES[*]}"
+        system env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${PYGAME_BUILD_PACKAGES[@]}" ||
+            die "apt-get could not install what a source build of pygame-ce needs (see above)"
+    else
+        die "pygame-ce has no wheel for Python $python_version on $machine, and --no-apt forbids installing what a source build needs: apt-get install ${PYGAME_BUILD_PACKAGES[*]}, then run this again"
+    fi
+}
+
+# lgpio for GPIO buttons: Debian's python3-lgpio, else a wheel from PyPI, else none.
+install_gpio_library() {
+    if [[ "${GPIO_FROM:-pypi}" == debian ]]; then
+        return 0
+    fi
+    local machine python_version
+    if "${PIP_INSTALL[@]}" --only-binary=:all: "lgpio>=0.2" >/dev/null 2>&1; then
+        log "GPIO: lgpio $("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("lgpio"))') from PyPI in the venv"
+        return 0
+    fi
+    machine=$(uname -m)
+    python_version=$("$VENV/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    log "GPIO: off. No $GPIO_PACKAGE here and no lgpio wheel on PyPI for Python $python_version on $machine; the companion runs without buttons (screen, keyboard and scanners work)"
+}
+
+# The venv must run our gpiozero (2.x), not an older one from the system.
+check_venv() {
+    local code='import gpiozero, importlib.metadata as m, sys
+version = m.version("gpiozero")
+print(version, gpiozero.__file__)
+sys.exit(int(version.split(".")[0]) < 2)'
+    local found
+    found=$("$VENV/bin/python" -c "$code") ||
+        die "the venv imports gpiozero $found, older than 2.0: remove the system's python3-gpiozero or report this"
+    log "gpiozero ${found%% *} from ${found#* }"
 }
 
 # Print the default configuration: from the installed package if possible,

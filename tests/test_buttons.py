@@ -355,3 +355,17 @@ def test_auto_without_gpio_is_a_clear_hardware_error(monkeypatch):
     with pytest.raises(HardwareError, match=r'no GPIO on this machine.*pin_factory = "none"'):
         open_panel(PanelPins(), [].append, pin_factory="auto")
     assert Device.pin_factory is None
+
+
+def test_a_pi_without_lgpio_is_told_what_to_install(tmp_path):
+    """A Pi (GPIO chips present) where gpiozero finds no pin library: name the package."""
+    from gpiozero import BadPinFactory
+
+    from hardware.buttons import _explain_gpio_error
+
+    (tmp_path / "gpiochip0").touch()
+    message = _explain_gpio_error(
+        BadPinFactory("Unable to load any default pin factory!"), dev=tmp_path
+    )
+    assert "sudo apt install python3-lgpio" in message
+    assert "desktop" not in message

@@ -80,7 +80,7 @@ def test_help_lists_the_options() -> None:
     result = subprocess.run(
         ["bash", str(SCRIPT), "--help"], capture_output=True, text=True, check=True
     )
-    for option in ("--root", "--no-apt", "--no-pip", "--uninstall", "--help"):
+    for option in ("--root", "--no-apt", "--no-pip", "--wheels", "--uninstall", "--help"):
         assert option in result.stdout
 
 
@@ -143,18 +143,59 @@ def test_user_gets_the_groups_that_exist(root: Path) -> None:
         assert f"SupplementaryGroups={' '.join(groups)}" in lines
 
 
-def test_apt_is_only_announced_under_root(root: Path) -> None:
+def test_apt_is_asked_only_for_what_this_release_has(root: Path) -> None:
+    """python3-lgpio is asked of apt only where the archive has it (Raspberry Pi OS);
+    plain Debian's has not, and the installer says so instead of aborting."""
     if shutil.which("dpkg-query") is None:
         pytest.skip("not a Debian system: install.sh skips apt")
     lgpio = subprocess.run(
         ["dpkg-query", "-W", "-f=${Status}", "python3-lgpio"], capture_output=True, text=True
     )
+    policy = subprocess.run(
+        ["apt-cache", "policy", "python3-lgpio"], capture_output=True, text=True
+    )
+    in_archive = "Candidate:" in policy.stdout and "Candidate: (none)" not in policy.stdout
     result = run_install(root, "--no-pip")
+    install_lines = [line for line in result.stdout.splitlines() if "apt-get install" in line]
     if "install ok installed" in lgpio.stdout:
         assert "python3-lgpio" not in result.stdout
+    elif in_archive:
+        assert "GPIO through python3-lgpio from its archive" in result.stdout
+        assert any("python3-lgpio" in line for line in install_lines)
     else:
-        assert "would run: env DEBIAN_FRONTEND=noninteractive apt-get install" in result.stdout
-        assert "python3-lgpio" in result.stdout
+        assert "its archive has no python3-lgpio" in result.stdout
+        assert not any("python3-lgpio" in line for line in install_lines)
+
+
+def test_python3_lgpio_is_installed_where_the_archive_has_it(root: Path, tmp_path: Path) -> None:
+    """Raspberry Pi OS's archive (stood in for by an apt-cache that offers python3-lgpio,
+    and a dpkg-query that finds nothing installed): apt is asked for it, in one line."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "apt-cache").write_text(
+        "#!/bin/sh\necho \"$2:\"\necho '  Installed: (none)'\necho '  Candidate: 2.2-1'\n"
+    )
+    (bin_dir / "dpkg-query").write_text("#!/bin/sh\nexit 1\n")
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANABI_")}
+    env["PATH"] = f"{bin_dir}:{env['PATH']}"
+    result = subprocess.run(
+        ["bash", str(SCRIPT), "--root", str(root), "--no-pip"],
+        capture_output=True, text=True, env=env, timeout=240, check=True,
+    )  # fmt: skip
+    assert "GPIO through python3-lgpio from its archive" in result.stdout
+    install_line = next(line for line in result.stdout.splitlines() if "apt-get install" in line)
+    assert install_line.split()[-8:] == [
+        "python3-venv", "libdrm2", "libgbm1", "libegl1", "libegl-mesa0", "libgles2",
+        "libgl1-mesa-dri", "python3-lgpio",
+    ]  # fmt: skip
+
+
+def test_wheels_must_be_a_directory(root: Path) -> None:
+    result = run_install(root, "--no-apt", "--wheels", str(root / "nowhere"), check=False)
+    assert result.returncode != 0
+    assert "--wheels" in result.stderr and "no such directory" in result.stderr
 
 
 def test_no_apt_means_no_apt(root: Path) -> None:

@@ -1,0 +1,283 @@
+"""The appliance in a Debian VM, as a Pi runs it: DRM display, systemd, our installer.
+
+One VM per suite (``HANABI_VM_SUITES``), booted and installed by the
+``appliance`` fixture (tests/system/conftest.py); these checks run in file
+order against it, as a table would meet them: boot, play, crash, hang, stop,
+another screen path, uninstall. The screen checks compare the VM's display
+(QEMU's ``screendump``) or its framebuffer, pixel for pixel, with what
+``render`` draws for the stored game: a black screen, a wrong mode or a
+stale frame all fail them.
+
+Run: ``.venv/bin/python -m pytest -m system tests/system`` (as root; see
+docs/system-tests.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+import vm
+from vm import Appliance
+
+pytestmark = pytest.mark.system
+
+SERVICE = "hanabi-companion.service"
+CONFIG = "/etc/hanabi-companion/config.toml"
+PYTHON = "/opt/hanabi-companion/venv/bin/python"
+
+
+def actions_of(log: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in log.splitlines()[1:]]
+
+
+def wait_for_log(appliance: Appliance, ready: object, timeout: float = 120) -> str:
+    """The exported game once ``ready(log)`` holds (the app stores before it shows)."""
+    deadline = time.monotonic() + timeout
+    log = ""
+    while time.monotonic() < deadline:
+        done = appliance.machine.run(
+            "runuser", "-u", "hanabi", "--", "/opt/hanabi-companion/venv/bin/hanabi-companion",
+            "export", "--data-dir", "/var/lib/hanabi-companion", check=False,
+        )  # fmt: skip
+        log = done.stdout
+        if done.returncode == 0 and ready(log):  # type: ignore[operator]
+            return log
+        time.sleep(1)
+    raise AssertionError(f"the stored game never got there; last export:\n{log}")
+
+
+def assert_screen_shows(appliance: Appliance, log: str) -> None:
+    size, expected = appliance.render(log, vm.PANEL)
+    assert size == vm.PANEL
+    differing = appliance.wait_for_screen(expected)
+    assert differing == 0, f"{differing} pixels of the VM's screen differ from `render`"
+
+
+def test_installer_says_what_it_chose_for_this_release(appliance: Appliance) -> None:
+    """install.sh on plain Debian: no python3-lgpio in the archive, said in one line each,
+    and no abort; the lgpio wheel is tried and its absence explained."""
+    out = appliance.install_output
+    release = {"trixie": "13 (trixie)", "bookworm": "12 (bookworm)"}[appliance.suite]
+    assert re.search(
+        rf"install.sh: Debian GNU/Linux {re.escape(release)}: its archive has no python3-lgpio", out
+    )
+    assert re.search(r"install.sh: GPIO: (off\. No python3-lgpio|lgpio \S+ from PyPI)", out)
+    assert "error" not in out.lower()
+
+
+def test_venv_gpiozero_2_wins_over_debians_1_6(appliance: Appliance) -> None:
+    """A system gpiozero older than 2.0 (Debian's python3-gpiozero) never shadows the venv's."""
+    system = appliance.machine.run("dpkg-query", "-W", "-f=${Version}", "python3-gpiozero").stdout
+    assert system.startswith("1.6")
+    venv = appliance.machine.run(
+        PYTHON,
+        "-c",
+        "import gpiozero, importlib.metadata as m; print(m.version('gpiozero'), gpiozero.__file__)",
+    ).stdout.split()
+    assert venv[0].startswith("2.")
+    assert venv[1].startswith("/opt/hanabi-companion/venv/")
+
+
+def test_service_starts_at_boot_and_sends_ready(appliance: Appliance) -> None:
+    """Type=notify: active means the first frame is on screen and READY=1 was sent."""
+    state = appliance.wait_active(restarts=0)
+    assert state["SubState"] == "running"
+    times = appliance.show(
+        "Type", "ActiveEnterTimestampMonotonic", "ExecMainStartTimestampMonotonic"
+    )
+    assert times["Type"] == "notify"
+    appliance.figures["boot to READY (s, kernel start)"] = (
+        int(times["ActiveEnterTimestampMonotonic"]) / 1e6
+    )
+    appliance.figures["start to READY (s)"] = (
+        int(times["ActiveEnterTimestampMonotonic"]) - int(times["ExecMainStartTimestampMonotonic"])
+    ) / 1e6
+
+
+def test_fullscreen_at_the_panels_own_mode(appliance: Appliance) -> None:
+    """KMSDRM: the panel's native mode (800x480 here) though the config says 480x320,
+    and the companion's set-up screen on it, not black."""
+    assert 'size = "480x320"' in appliance.machine.run("cat", CONFIG).stdout
+    size, pixels = appliance.machine.screendump()
+    assert size == vm.PANEL
+    colours = {pixels[i : i + 3] for i in range(0, len(pixels), 3 * 97)}
+    assert len(colours) > 4, "the screen is (nearly) one colour"
+
+
+def test_the_loop_sleeps_on_the_console(appliance: Appliance) -> None:
+    """On KMSDRM the main loop sleeps in select() on the input devices (no 1 kHz poll):
+    sampled 20 times, the main thread always waits in select."""
+    pid = appliance.show("MainPID")["MainPID"]
+    samples = appliance.machine.sh(
+        f"for i in $(seq 20); do cat /proc/{pid}/wchan; echo; sleep 0.2; done"
+    ).split()
+    assert samples and all(s in ("do_select", "core_sys_select") for s in samples), samples
+
+
+def test_typed_keys_start_a_game_and_it_is_stored(appliance: Appliance) -> None:
+    """Keys on the VM's keyboard reach the app on tty1 (evdev): "2", Return → a 2-player
+    game, stored, and the screen is exactly what `render` draws for it."""
+    appliance.machine.send_keys("2", "ret")
+    log = wait_for_log(appliance, lambda text: '"players": 2' in text)
+    assert actions_of(log) == []
+    assert_screen_shows(appliance, log)
+
+
+def test_a_hint_changes_the_screen_and_is_stored(appliance: Appliance) -> None:
+    """ "h" records a hint: stored (export), and the screen shows it (8 → 7 tokens)."""
+    _, before = appliance.machine.screendump()
+    appliance.machine.send_keys("h")
+    log = wait_for_log(appliance, lambda text: len(actions_of(text)) == 1)
+    assert actions_of(log)[0]["action"] == "hint"
+    assert_screen_shows(appliance, log)
+    _, after = appliance.machine.screendump()
+    assert vm.differing_pixels(before, after) > 0
+
+
+def test_no_restart_and_no_error_after_30_seconds(appliance: Appliance) -> None:
+    """NRestarts stays 0 for 30 s after READY, and the journal has no error."""
+    while True:
+        uptime = float(appliance.machine.run("cat", "/proc/uptime").stdout.split()[0])
+        entered = int(
+            appliance.show("ActiveEnterTimestampMonotonic")["ActiveEnterTimestampMonotonic"]
+        )
+        if uptime - entered / 1e6 >= 30:
+            break
+        time.sleep(2)
+    assert appliance.show("NRestarts")["NRestarts"] == "0"
+    errors = appliance.machine.run(
+        "journalctl", "-b", "-u", SERVICE, "-p", "err", "--no-pager", "-q"
+    ).stdout
+    assert errors.strip() == ""
+
+
+def test_a_crash_restarts_and_the_game_resumes(appliance: Appliance) -> None:
+    """kill -SEGV: systemd restarts the service; the game comes back exactly."""
+    log = appliance.export()
+    pid = appliance.show("MainPID")["MainPID"]
+    appliance.machine.run("kill", "-SEGV", pid)
+    state = appliance.wait_active(restarts=1)
+    assert state["MainPID"] != pid
+    assert appliance.export() == log
+    assert_screen_shows(appliance, log)
+
+
+def test_a_hung_loop_is_restarted_by_the_watchdog(appliance: Appliance) -> None:
+    """kill -STOP freezes the loop: no WATCHDOG=1, so systemd kills and restarts it."""
+    log = appliance.export()
+    pid = appliance.show("MainPID")["MainPID"]
+    appliance.machine.run("kill", "-STOP", pid)
+    state = appliance.wait_active(restarts=2, timeout=300)
+    assert state["MainPID"] != pid
+    journal = appliance.machine.run("journalctl", "-b", "-u", SERVICE, "--no-pager", "-q").stdout
+    assert "Watchdog timeout" in journal
+    assert appliance.export() == log
+    assert_screen_shows(appliance, log)
+
+
+def test_stop_is_a_clean_exit(appliance: Appliance) -> None:
+    """systemctl stop: SIGTERM → STOPPING=1, exit 0, result success."""
+    appliance.machine.run("systemctl", "stop", SERVICE, timeout=120)
+    state = appliance.show("ActiveState", "Result", "ExecMainCode", "ExecMainStatus")
+    assert state == {
+        "ActiveState": "inactive",
+        "Result": "success",
+        "ExecMainCode": "1",  # CLD_EXITED: it exited, was not killed
+        "ExecMainStatus": "0",
+    }
+
+
+def test_the_framebuffer_path_on_fb0(appliance: Appliance) -> None:
+    """display = "fb:/dev/fb0" (DRM's fbdev emulation): the frame read back from /dev/fb0,
+    and the screen, are exactly `render`'s (the console's cursor kept off it)."""
+    machine = appliance.machine
+    log = appliance.export()
+    machine.run("sed", "-i", 's|^display = .*|display = "fb:/dev/fb0"|', CONFIG)
+    try:
+        machine.run("systemctl", "start", SERVICE, timeout=300)
+        appliance.wait_active(restarts=0)
+        sysfs = "/sys/class/graphics/fb0"
+        bpp = int(machine.run("cat", f"{sysfs}/bits_per_pixel").stdout)
+        stride = int(machine.run("cat", f"{sysfs}/stride").stdout)
+        width, height = map(int, machine.run("cat", f"{sysfs}/virtual_size").stdout.split(","))
+        assert (bpp, (width, height)) == (32, vm.PANEL)
+        _, expected = appliance.render(log, (width, height))
+        deadline = time.monotonic() + 60
+        while True:
+            raw = machine.read_binary("head", "-c", str(stride * height), "/dev/fb0")
+            rgb = b"".join(
+                bytes((raw[i + 2], raw[i + 1], raw[i]))  # XRGB8888, little-endian: B G R X
+                for row in range(height)
+                for i in range(row * stride, row * stride + width * 4, 4)
+            )
+            differing = vm.differing_pixels(rgb, expected)
+            if differing == 0 or time.monotonic() > deadline:
+                break
+            time.sleep(2)
+        assert differing == 0, f"{differing} pixels of /dev/fb0 differ from `render`"
+        assert appliance.wait_for_screen(expected) == 0, "the console drew over the frame"
+    finally:
+        machine.run("systemctl", "stop", SERVICE, timeout=120)
+        machine.run("sed", "-i", 's|^display = .*|display = "auto"|', CONFIG)
+
+
+def test_unit_verifies_clean_and_exposure_is_at_most_1_5(appliance: Appliance) -> None:
+    """systemd-analyze on this suite's own systemd: verify says nothing, exposure ≤ 1.5."""
+    unit = f"/etc/systemd/system/{SERVICE}"
+    verify = appliance.machine.run("systemd-analyze", "verify", unit, check=False)
+    assert (verify.returncode, verify.stdout + verify.stderr) == (0, "")
+    security = appliance.machine.run("systemd-analyze", "security", "--no-pager", SERVICE).stdout
+    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", security)
+    assert match, security[-500:]
+    appliance.figures["exposure"] = float(match.group(1))
+    assert float(match.group(1)) <= 1.5
+
+
+def test_uninstall_keeps_the_games(appliance: Appliance) -> None:
+    """install.sh --uninstall removes the program and gives tty1 back; the games stay."""
+    machine = appliance.machine
+    machine.run("sh", "-c", "cd /root/hanabi-companion && systemd/install.sh --uninstall")
+    assert machine.run("test", "-e", "/opt/hanabi-companion", check=False).returncode == 1
+    assert machine.run("systemctl", "is-enabled", "getty@tty1.service").stdout.strip() == "enabled"
+    count = machine.run(
+        "python3", "-c",
+        "import sqlite3; db = sqlite3.connect("
+        "'file:/var/lib/hanabi-companion/games.db?mode=ro', uri=True);"
+        "print(db.execute('select count(*) from actions').fetchone()[0])",
+    ).stdout  # fmt: skip
+    assert int(count) == 1  # the hint
+
+
+#: The pure tests run under the VM's own Python (3.13 on trixie). The
+#: property and fuzz tests are left to the host: their hundreds of generated
+#: games take minutes here and 30+ minutes under emulation.
+PURE_TESTS = (
+    "tests/test_game.py tests/test_log.py tests/test_controller.py tests/test_setup.py "
+    "tests/test_cards.py tests/test_errors.py engine"
+)
+
+
+def test_pure_tests_pass_under_the_vms_python(appliance: Appliance) -> None:
+    """Engine, log and controller tests under this suite's Python (trixie: 3.13)."""
+    machine = appliance.machine
+    machine.run("python3", "-m", "venv", "/root/pure", timeout=600)
+    machine.run(
+        "/root/pure/bin/pip", "install", "--quiet", "--no-index", "--find-links",
+        "/mnt/payload/wheels", "pytest", "hypothesis", "pytest-timeout", "orjson", timeout=900,
+    )  # fmt: skip
+    done = machine.run(
+        "sh", "-c",
+        f"cd /root/hanabi-companion && /root/pure/bin/python -m pytest -q -p no:cacheprovider "
+        f"-k 'not fuzz and not property and not random_games' {PURE_TESTS} 2>&1",
+        timeout=2400, check=False,
+    )  # fmt: skip
+    version = machine.run("python3", "--version").stdout.strip()
+    summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+    appliance.figures[f"pure tests under {version}: passed"] = float(
+        re.search(r"(\d+) passed", summary).group(1) if re.search(r"(\d+) passed", summary) else 0
+    )
+    assert done.returncode == 0, done.stdout[-4000:]
+    assert " failed" not in summary and "passed" in summary
