@@ -212,10 +212,6 @@ def render_command(args: argparse.Namespace) -> int:
     pygame.font.init()
     surface = pygame.Surface(args.size)
     controller = Controller(SetupDraft(language=args.lang), game)
-    if game.events:
-        from companion.controller import Happened
-
-        controller.message = Happened(game.events[-1])
     Renderer(args.size).draw(surface, controller)
     pygame.image.save(surface, str(args.out))
     return 0

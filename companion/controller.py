@@ -293,7 +293,11 @@ class Controller:
         )
         self.entry: Entry | None = None
         self.preview: Event | IllegalAction | None = None
-        self.message: Message | None = None
+        # A game taken up again (a restart, `render`) shows its last action, as the
+        # table saw it before: the screen after a crash is the screen before it.
+        self.message: Message | None = (
+            Happened(game.events[-1]) if game is not None and game.events else None
+        )
         #: A problem found at start (damaged database moved aside, GPIO unusable).
         self.startup_notice: str | None = None
         #: The current problem of each input device ("scanner disconnected"), by device.

@@ -597,6 +597,15 @@ def test_a_controller_resumes_a_stored_game_or_its_end_screen():
     assert Controller(SetupDraft(), over).screen is Screen.END
 
 
+def test_a_resumed_game_shows_its_last_action_as_before_the_restart():
+    """After a crash the table sees the screen it saw before: the last action in words
+    (the system test compares the restarted app's screen with `render`, pixel for pixel)."""
+    setup = GameSetup(players=2)
+    running = Game.replay(setup, [Hint(), Play(C("R1"))])
+    assert Controller(SetupDraft(), running).message == Happened(running.events[-1])
+    assert Controller(SetupDraft(), Game.replay(setup, [])).message is None
+
+
 # -- section 2: the set-up screen ----------------------------------------------
 
 

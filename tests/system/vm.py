@@ -605,12 +605,15 @@ class Machine:
 # softpipe, not llvmpipe: the unit's MemoryDenyWriteExecute= forbids a JIT.
 # TCG emulation runs Python 20-40x slower than this machine (the render
 # command: 7.2 s in the VM, 0.41 s here), so a frame can take seconds: the
-# watchdog gets a minute instead of the Pi's 10 s. Only in the VM.
+# watchdog gets a minute instead of the Pi's 10 s, and a start (READY=1
+# after the first frame: 40-90 s here at boot) 5 minutes instead of systemd's
+# default 90 s. Only in the VM.
 VM_DROPIN = """\
 # Written by the system test (tests/system): the VM is not a Pi.
 [Service]
 Environment=GALLIUM_DRIVER=softpipe
 WatchdogSec=60s
+TimeoutStartSec=300s
 """
 
 
@@ -696,8 +699,9 @@ class Appliance:
         text = self.machine.run("systemctl", "show", "hanabi-companion.service", *args).stdout
         return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
 
-    def wait_active(self, *, restarts: int, timeout: float = 240) -> dict[str, str]:
-        """Wait until the service is active (READY=1 sent) after ``restarts`` restarts."""
+    def wait_active(self, *, restarts: int, timeout: float = 420) -> dict[str, str]:
+        """Wait until the service is active (READY=1 sent) with ``NRestarts`` at
+        ``restarts`` (or more, which the caller's checks then see)."""
         deadline = time.monotonic() + timeout
         state: dict[str, str] = {}
         while time.monotonic() < deadline:
@@ -706,6 +710,20 @@ class Appliance:
                 return state
             time.sleep(1)
         raise AssertionError(f"service not active after {restarts} restarts: {state}")
+
+    def restarts(self) -> int:
+        return int(self.show("NRestarts")["NRestarts"])
+
+    def keep_frames(self, name: str, size: tuple[int, int], *frames: bytes) -> list[Path]:
+        """Save RGB frames as PNGs beside the VM's logs (for a failing comparison)."""
+        import pygame
+
+        paths = []
+        for index, frame in enumerate(frames):
+            path = self.machine.directory / f"{name}-{index}.png"
+            pygame.image.save(pygame.image.frombuffer(frame, size, "RGB"), str(path))
+            paths.append(path)
+        return paths
 
     def export(self) -> str:
         """The game in progress as hanabi-log/1, read as the service's own user."""
@@ -723,12 +741,16 @@ class Appliance:
         )  # fmt: skip
         return rgb_of_png(self.machine.read_binary("cat", "/tmp/render.png"))
 
-    def wait_for_screen(self, expected: bytes, timeout: float = 60) -> int:
-        """Wait until the VM's display shows ``expected``; the pixels still differing."""
+    def wait_for_screen(self, expected: bytes, timeout: float = 60, name: str = "screen") -> int:
+        """Wait until the VM's display shows ``expected``; the pixels still differing
+        (then both frames are kept as ``name-0.png``, ``name-1.png`` beside the logs)."""
         deadline = time.monotonic() + timeout
         while True:
-            _, pixels = self.machine.screendump()
+            size, pixels = self.machine.screendump()
             differing = differing_pixels(pixels, expected)
-            if differing == 0 or time.monotonic() > deadline:
+            if differing == 0:
+                return 0
+            if time.monotonic() > deadline:
+                self.keep_frames(name, size, pixels, expected)
                 return differing
             time.sleep(1)
