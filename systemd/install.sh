@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install hanabi-companion as an appliance on Raspberry Pi OS or Debian,
-# trixie (13) or bookworm (12): a system user, a virtual environment in /opt, a default configuration in
-# /etc, and a systemd service that owns the screen from boot on.
+# trixie (13) or bookworm (12): a system user, a virtual environment in
+# /opt, a default configuration in /etc, and a systemd service that owns the
+# screen from boot on.
 #
 #   sudo systemd/install.sh              install, or update after `git pull`
 #   sudo systemd/install.sh --uninstall  remove everything but the games
@@ -212,7 +213,7 @@ install_packages() {
     for package in "${APT_PACKAGES[@]}"; do
         is_installed "$package" || missing+=("$package")
     done
-    if [[ "$GPIO_FROM" != debian ]] && { ((${#missing[@]})) || ! archive_has "$GPIO_PACKAGE"; }; then
+    if ((${#missing[@]})) || { [[ "$GPIO_FROM" != debian ]] && ! archive_has "$GPIO_PACKAGE"; }; then
         # The package lists may be stale (a freshly flashed card): refresh them
         # before deciding; offline, decide from the lists already there.
         system env DEBIAN_FRONTEND=noninteractive apt-get update -qq ||

@@ -62,9 +62,18 @@ def appliance(
         _report(request, appliance, accel)
 
 
+#: Figures of each VM run, printed at the end of the session.
+REPORTS: list[str] = []
+
+
 def _report(request: pytest.FixtureRequest, appliance: Appliance, accel: str) -> None:
-    lines = [f"system tier, {appliance.suite} {appliance.arch} ({accel}):"]
-    lines += [f"  {name}: {value:.1f}" for name, value in appliance.figures.items()]
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line("\n".join(lines))
+    lines = [f"{appliance.suite} {appliance.arch} ({accel}):"]
+    lines += [f"  {name}: {value:.2f}" for name, value in appliance.figures.items()]
+    REPORTS.append("\n".join(lines))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if REPORTS:
+        terminalreporter.section("system tier figures")
+        for report in REPORTS:
+            terminalreporter.write_line(report)

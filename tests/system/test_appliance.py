@@ -166,28 +166,28 @@ def test_no_restart_and_no_error_after_30_seconds(appliance: Appliance) -> None:
     assert errors.strip() == ""
 
 
-def test_a_crash_restarts_and_the_game_resumes(appliance: Appliance) -> None:
-    """kill -SEGV: systemd restarts the service; the game comes back exactly."""
+def signal_and_expect_one_restart(appliance: Appliance, signal: str, name: str) -> None:
+    """Send ``signal`` to the service: restarted exactly once, the game and its screen
+    come back exactly as they were."""
     log = appliance.export()
     pid, before = appliance.show("MainPID")["MainPID"], appliance.restarts()
-    appliance.machine.run("kill", "-SEGV", pid)
+    appliance.machine.run("kill", f"-{signal}", pid)
     state = appliance.wait_active(restarts=before + 1)
     assert state["MainPID"] != pid and int(state["NRestarts"]) == before + 1
     assert appliance.export() == log
-    assert_screen_shows(appliance, log, "after-crash")
+    assert_screen_shows(appliance, log, name)
+
+
+def test_a_crash_restarts_and_the_game_resumes(appliance: Appliance) -> None:
+    """kill -SEGV: systemd restarts the service (Restart=on-failure); the game resumes."""
+    signal_and_expect_one_restart(appliance, "SEGV", "after-crash")
 
 
 def test_a_hung_loop_is_restarted_by_the_watchdog(appliance: Appliance) -> None:
     """kill -STOP freezes the loop: no WATCHDOG=1, so systemd kills and restarts it."""
-    log = appliance.export()
-    pid, before = appliance.show("MainPID")["MainPID"], appliance.restarts()
-    appliance.machine.run("kill", "-STOP", pid)
-    state = appliance.wait_active(restarts=before + 1)
-    assert state["MainPID"] != pid and int(state["NRestarts"]) == before + 1
+    signal_and_expect_one_restart(appliance, "STOP", "after-watchdog")
     journal = appliance.machine.run("journalctl", "-b", "-u", SERVICE, "--no-pager", "-q").stdout
     assert journal.count("Watchdog timeout") == 1
-    assert appliance.export() == log
-    assert_screen_shows(appliance, log, "after-watchdog")
 
 
 def test_stop_is_a_clean_exit(appliance: Appliance) -> None:
