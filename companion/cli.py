@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 EXIT_RULE_BROKEN = 1
 EXIT_INVALID_LOG = 2
+#: How long the service waits at boot for a KMSDRM screen still coming up.
+SCREEN_WAIT_SECONDS = 30.0
 
 
 def _replay_file(path: Path) -> Game | int:
@@ -123,6 +126,8 @@ def run_command(args: argparse.Namespace) -> int:
             args.display or config.screen.display,
             size,
             fullscreen=args.fullscreen or config.screen.fullscreen,
+            # Started by systemd (at boot): the DRM driver may still be loading.
+            screen_wait=SCREEN_WAIT_SECONDS if os.environ.get("INVOCATION_ID") else 0.0,
         )
     except DisplayError as error:
         print(f"hanabi-companion: {error}", file=sys.stderr)
@@ -198,8 +203,6 @@ def _has_gpio() -> bool:
 
 def render_command(args: argparse.Namespace) -> int:
     """Draw the screen the companion shows after a log, into a PNG, without a display."""
-    import os
-
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     game = _replay_file(args.log)
     if isinstance(game, int):

@@ -19,13 +19,17 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
 import pygame
 
 from companion.framebuffer import FramebufferError, FramebufferWriter
+
+log = logging.getLogger("hanabi-companion")
 
 HEADLESS_DRIVERS = frozenset({"dummy", "offscreen", "evdev"})
 
@@ -136,15 +140,44 @@ class Display:
         pygame.display.quit()
 
 
+def _init_video(wanted: str | None, screen_wait: float) -> None:
+    """``pygame.display.init()``; on KMSDRM, retried for up to ``screen_wait`` seconds.
+
+    At boot the service can start before the kernel's DRM driver (vc4 on a Pi,
+    virtio-gpu in the system test's VM) has created /dev/dri/card*: udev loads it
+    in parallel. Seen in the VM: a failed first start and a restart. Waiting a
+    little is what a screen that is still coming up deserves; a missing one
+    still fails, with SDL's reason, after the wait.
+    """
+    deadline = time.monotonic() + (screen_wait if wanted == "kmsdrm" else 0.0)
+    said = False
+    while True:
+        try:
+            pygame.display.init()
+            return
+        except pygame.error as error:
+            if time.monotonic() >= deadline:
+                raise
+            if not said:
+                log.info("waiting up to %.0f s for the screen (%s)", screen_wait, error)
+                said = True
+            time.sleep(0.25)
+
+
 def open_display(
     spec: str,
     size: tuple[int, int],
     *,
     fullscreen: bool = False,
+    screen_wait: float = 0.0,
     title: str = "Hanabi companion",
     sysfs_root: Path = Path("/sys/class/graphics"),
 ) -> Display:
-    """Start the display named by ``spec``; :class:`DisplayError` if it cannot start."""
+    """Start the display named by ``spec``; :class:`DisplayError` if it cannot start.
+
+    ``screen_wait``: seconds to wait for a KMSDRM screen that is not there yet
+    (the service at boot); 0 reports at once (a command typed by hand).
+    """
     wanted = sdl_driver_for(spec)
     if wanted is None:
         # A desktop window: forget a driver forced by the environment of a service.
@@ -156,7 +189,7 @@ def open_display(
         "SDL_FRAMEBUFFER_ACCELERATION", FRAMEBUFFER_ACCELERATION.get(wanted or "", "0")
     )
     try:
-        pygame.display.init()
+        _init_video(wanted, screen_wait)
     except pygame.error as error:
         if spec == "auto":
             raise DisplayError(

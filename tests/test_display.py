@@ -53,3 +53,45 @@ def test_missing_framebuffer_is_a_display_error(tmp_path):
     with pytest.raises(DisplayError, match="framebuffer"):
         open_display(f"fb:{tmp_path / 'fb9'}", (480, 320), sysfs_root=tmp_path)
     assert not pygame.display.get_init()
+
+
+def test_kmsdrm_is_waited_for_while_it_comes_up(monkeypatch):
+    """At boot the DRM driver may still be loading: the service retries SDL's start
+    (here it succeeds on the third try) instead of failing and being restarted."""
+    from companion import display
+
+    attempts = []
+
+    def init() -> None:
+        attempts.append(1)
+        if len(attempts) < 3:
+            raise pygame.error("kmsdrm not available")
+
+    monkeypatch.setattr(display.pygame.display, "init", init)
+    display._init_video("kmsdrm", screen_wait=30)
+    assert len(attempts) == 3
+
+
+def test_a_missing_kmsdrm_screen_fails_after_the_wait(monkeypatch):
+    """No screen at all: after the wait, SDL's reason is raised (no endless retry), and a
+    command typed by hand (wait 0) fails at the first try."""
+    from companion import display
+
+    attempts = []
+
+    def init() -> None:
+        attempts.append(1)
+        raise pygame.error("kmsdrm not available")
+
+    monkeypatch.setattr(display.pygame.display, "init", init)
+    with pytest.raises(pygame.error):
+        display._init_video("kmsdrm", screen_wait=0.6)
+    assert 2 <= len(attempts) <= 4
+    attempts.clear()
+    with pytest.raises(pygame.error):
+        display._init_video("kmsdrm", screen_wait=0)
+    assert len(attempts) == 1
+    attempts.clear()
+    with pytest.raises(pygame.error):
+        display._init_video(None, screen_wait=30)  # a desktop window is never waited for
+    assert len(attempts) == 1

@@ -159,7 +159,8 @@ def test_no_restart_and_no_error_after_30_seconds(appliance: Appliance) -> None:
         if uptime - entered / 1e6 >= 30:
             break
         time.sleep(2)
-    assert appliance.show("NRestarts")["NRestarts"] == "0"
+    journal = appliance.machine.run("journalctl", "-b", "-u", SERVICE, "--no-pager", "-q").stdout
+    assert appliance.show("NRestarts")["NRestarts"] == "0", journal
     errors = appliance.machine.run(
         "journalctl", "-b", "-u", SERVICE, "-p", "err", "--no-pager", "-q"
     ).stdout
