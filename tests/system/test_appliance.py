@@ -22,7 +22,9 @@ import pytest
 import vm
 from vm import Appliance
 
-pytestmark = pytest.mark.system
+# The VM is built, booted and installed in the first test's set-up: 10-30 minutes under
+# emulation, far beyond the suite's default 300 s per test.
+pytestmark = [pytest.mark.system, pytest.mark.timeout(3600)]
 
 SERVICE = "hanabi-companion.service"
 CONFIG = "/etc/hanabi-companion/config.toml"
