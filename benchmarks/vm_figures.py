@@ -73,19 +73,8 @@ def main() -> None:
 
         pid = appliance.show("MainPID")["MainPID"]
         time.sleep(5)
-        script = (
-            f"t0=$(cut -d' ' -f14,15 /proc/{pid}/stat); u0=$(cut -d' ' -f1 /proc/uptime); "
-            f"sleep 30; t1=$(cut -d' ' -f14,15 /proc/{pid}/stat); "
-            "u1=$(cut -d' ' -f1 /proc/uptime); "
-            "echo $t0 $t1 $u0 $u1 $(getconf CLK_TCK)"
-        )
-        u0, s0, u1, s1, up0, up1, hz = machine.sh(script, timeout=120).split()
-        ticks = int(u1) + int(s1) - int(u0) - int(s0)
-        figures["idle CPU over 30 s (% of a core)"] = (
-            100 * ticks / int(hz) / (float(up1) - float(up0))
-        )
-        rss = machine.sh(f"grep VmRSS /proc/{pid}/status").split()[1]
-        figures["RSS (MB)"] = int(rss) / 1024
+        figures["idle CPU over 30 s (% of a core)"] = appliance.idle_cpu(pid, 30)
+        figures["RSS (MB)"] = appliance.rss_mb(pid)
     finally:
         machine.close()
     print(f"{suite} {arch} ({accel}), panel {vm.PANEL[0]}x{vm.PANEL[1]}:")

@@ -121,14 +121,8 @@ def test_the_loop_sleeps_on_the_console(appliance: Appliance) -> None:
         f"for i in $(seq 20); do cat /proc/{pid}/wchan; echo; sleep 0.2; done"
     ).split()
     assert samples and all(s in ("do_select", "core_sys_select") for s in samples), samples
-    ticks = appliance.machine.sh(
-        f"a=$(cut -d' ' -f14,15 /proc/{pid}/stat); sleep 10; b=$(cut -d' ' -f14,15 "
-        f"/proc/{pid}/stat); echo $a $b $(getconf CLK_TCK)"
-    ).split()
-    used = int(ticks[2]) + int(ticks[3]) - int(ticks[0]) - int(ticks[1])
-    appliance.figures["idle CPU over 10 s (% of a core)"] = 100 * used / int(ticks[4]) / 10
-    rss = appliance.machine.sh(f"grep VmRSS /proc/{pid}/status").split()[1]
-    appliance.figures["RSS at the set-up screen (MB)"] = int(rss) / 1024
+    appliance.figures["idle CPU over 10 s (% of a core)"] = appliance.idle_cpu(pid, 10)
+    appliance.figures["RSS at the set-up screen (MB)"] = appliance.rss_mb(pid)
 
 
 def test_typed_keys_start_a_game_and_it_is_stored(appliance: Appliance) -> None:

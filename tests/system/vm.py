@@ -228,7 +228,7 @@ def build_image(suite: str, arch: str, log: Path | None = None) -> Image:
             debian_mirror(),
         ]
         subprocess.run(command, check=True, stdout=output, stderr=subprocess.STDOUT)
-        _configure_rootfs(rootfs, spec["console"])
+        _configure_rootfs(rootfs)
         boot = rootfs / "boot"
         kernels = sorted(boot.glob("vmlinuz-*"))
         initrds = sorted(boot.glob("initrd.img-*"))
@@ -265,7 +265,7 @@ def build_image(suite: str, arch: str, log: Path | None = None) -> Image:
     return Image(suite, arch, image.kernel, image.initrd, image.disk, time.monotonic() - started)
 
 
-def _configure_rootfs(rootfs: Path, console: str) -> None:
+def _configure_rootfs(rootfs: Path) -> None:
     """What the test image needs on top of debootstrap: names, mounts, the agent."""
     (rootfs / "etc/hostname").write_text("hanabi-vm\n")
     (rootfs / "etc/hosts").write_text("127.0.0.1 localhost\n127.0.1.1 hanabi-vm\n")
@@ -287,7 +287,6 @@ def _configure_rootfs(rootfs: Path, console: str) -> None:
     subprocess.run(["chroot", str(rootfs), "passwd", "-d", "root"], check=True, capture_output=True)
     # The journal kept on disk, so a check can read the boot before a restart.
     (rootfs / "var/log/journal").mkdir(parents=True, exist_ok=True)
-    del console  # the kernel command line names it
 
 
 def make_wheelhouse(suite: str, arch: str, extra: tuple[str, ...] = ()) -> Path:
@@ -710,6 +709,21 @@ class Appliance:
                 return state
             time.sleep(1)
         raise AssertionError(f"service not active after {restarts} restarts: {state}")
+
+    def idle_cpu(self, pid: str, seconds: float) -> float:
+        """CPU the process used over ``seconds`` of the guest's clock, in % of one core."""
+        script = (
+            f"t0=$(cut -d' ' -f14,15 /proc/{pid}/stat); u0=$(cut -d' ' -f1 /proc/uptime); "
+            f"sleep {seconds}; t1=$(cut -d' ' -f14,15 /proc/{pid}/stat); "
+            "u1=$(cut -d' ' -f1 /proc/uptime); echo $t0 $t1 $u0 $u1 $(getconf CLK_TCK)"
+        )
+        u0, s0, u1, s1, up0, up1, hz = self.machine.sh(script, timeout=seconds + 120).split()
+        ticks = int(u1) + int(s1) - int(u0) - int(s0)
+        return 100 * ticks / int(hz) / (float(up1) - float(up0))
+
+    def rss_mb(self, pid: str) -> float:
+        """The process's resident memory (VmRSS), in MB."""
+        return int(self.machine.sh(f"grep VmRSS /proc/{pid}/status").split()[1]) / 1024
 
     def restarts(self) -> int:
         return int(self.show("NRestarts")["NRestarts"])
