@@ -40,7 +40,6 @@ from companion.screens import Renderer, Target
 from companion.sleeping import Sleeper
 from companion.storage import Storage
 from engine.game import Game
-from engine.setup import Multicolor
 from hardware.events import InputEvent, Key, Press, Tap, TypeText
 
 log = logging.getLogger("hanabi-companion")
@@ -57,12 +56,7 @@ def draft_from_config(config: Config) -> SetupDraft:
     game = config.game
     return SetupDraft(
         players=game.players,
-        multicolor=Multicolor(game.multicolor),
-        wild_multicolor=game.wild_multicolor,
-        crowning_piece=game.crowning_piece,
-        timed_display=game.timed_display,
-        empty_clues=game.empty_clues,
-        strikeout_keeps_score=game.strikeout_keeps_score,
+        options=game.options,
         language=config.screen.language,
     )
 

@@ -257,7 +257,7 @@ def history_command(args: argparse.Namespace) -> int:
             rating = row.rating or (row.outcome or "")
             print(
                 f"{row.id:>4}  {(row.finished_at or row.started_at)[:19]:<20} {players:<28.28} "
-                f"{row.variant:<22.22} {row.score:>2}/{row.max_score:<2}  {rating}"
+                f"{row.options.variant_name():<22.22} {row.score:>2}/{row.max_score:<2}  {rating}"
             )
         return 0
     finally:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.options import OPTION_NAMES, GameOptions
 from hardware.wiring import FUSE_TOKENS, HINT_TOKENS, PIN_FACTORY_NAMES, PROTOCOLS, PanelPins
 
 __all__ = [
@@ -44,7 +45,6 @@ DEFAULT_CONFIG_PATH = Path("/etc/hanabi-companion/config.toml")
 """Read when no ``--config`` is given and the file exists."""
 
 LANGUAGES = ("en", "fr")
-MULTICOLOR_MODES = ("none", "short", "full")
 BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
 
 
@@ -72,13 +72,7 @@ class GameConfig:
     """``[game]``: the defaults offered when a new game is set up."""
 
     players: int = 3
-    multicolor: str = "none"
-    """``none``, ``short`` (5 multicolor cards) or ``full`` (10)."""
-    wild_multicolor: bool = False
-    crowning_piece: bool = False
-    timed_display: bool = False
-    empty_clues: bool = False
-    strikeout_keeps_score: bool = False
+    options: GameOptions = field(default_factory=GameOptions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +109,17 @@ class Config:
     """The file read, or None for the built-in defaults."""
 
 
+def _option_lines() -> str:
+    """The ``[game]`` options of the default file: each one's sentence, then its default."""
+    lines = []
+    for name, value in GameOptions().to_dict(defaults=True).items():
+        lines.append(f"# {GameOptions.doc(name)}")
+        lines.append(
+            f'{name} = "{value}"' if isinstance(value, str) else f"{name} = {str(value).lower()}"
+        )
+    return "\n".join(lines) + "\n"
+
+
 DEFAULT_CONFIG_TOML = """\
 # hanabi-companion configuration.
 # Every value below is the built-in default: change what you need, then
@@ -134,16 +139,7 @@ language = "en"
 # Defaults offered when a new game is set up (changeable at the table).
 # Players: 2 to 5.
 players = 3
-# Multicolor suit: "none", "short" (one card per rank) or "full" (10 cards).
-multicolor = "none"
-# Multicolor cards answer every colour clue (needs multicolor).
-wild_multicolor = false
-# Variants: a 5 gives its hint back only with the crowning piece, etc.
-crowning_piece = false
-timed_display = false
-empty_clues = false
-# Losing the third fuse keeps the score instead of scoring 0.
-strikeout_keeps_score = false
+{_GAME_OPTION_LINES}
 
 [gpio]
 # "auto" (lgpio on a Raspberry Pi), "lgpio", "mock" (no real pins: a desktop)
@@ -184,7 +180,7 @@ long_press = 0.8
 # repeat_window = 1.0
 # The enrolled deck (default: ~/.local/state/hanabi-companion/tags.json).
 # tag_map = "/var/lib/hanabi-companion/tags.json"
-"""
+""".replace("{_GAME_OPTION_LINES}\n", _option_lines())
 
 
 def load_config(path: Path | None = None, *, default_path: Path = DEFAULT_CONFIG_PATH) -> Config:
@@ -326,15 +322,14 @@ class _Checker:
 
     def game(self, table: dict) -> GameConfig:
         s = "game"
-        flags = {
-            key: self.get(table, s, key, False, _check_bool)
-            for key in _GAME_KEYS
-            if key not in ("players", "multicolor")
+        defaults = GameOptions().to_dict(defaults=True)
+        values = {
+            name: self.get(table, s, name, defaults[name], _check_option(name))
+            for name in OPTION_NAMES
         }
         return GameConfig(
             players=self.get(table, s, "players", 3, _int_in(2, 5, "a player count")),
-            multicolor=self.get(table, s, "multicolor", "none", _one_of(MULTICOLOR_MODES)),
-            **flags,
+            options=GameOptions.from_dict(values),
         )
 
     def gpio(self, table: dict) -> GpioConfig:
@@ -397,15 +392,7 @@ class _Checker:
 
 
 _SCREEN_KEYS = ("display", "size", "fullscreen", "language")
-_GAME_KEYS = (
-    "players",
-    "multicolor",
-    "wild_multicolor",
-    "crowning_piece",
-    "timed_display",
-    "empty_clues",
-    "strikeout_keeps_score",
-)
+_GAME_KEYS = ("players", *OPTION_NAMES)
 _GPIO_KEYS = (
     "pin_factory",
     "hint",
@@ -431,6 +418,14 @@ _SCANNER_KEYS = ("port", "protocol", "baud", "repeat_window", "tag_map")
 
 def _check_bool(value: Any) -> str | None:
     return None if isinstance(value, bool) else f"{value!r} must be true or false"
+
+
+def _check_option(name: str) -> Callable[[Any], str | None]:
+    """A game option's check: true or false, or one of its words (``multicolor``)."""
+    choices = GameOptions.choices(name)
+    if all(isinstance(choice, bool) for choice in choices):
+        return _check_bool
+    return _one_of(tuple(str(getattr(choice, "value", choice)) for choice in choices))
 
 
 def _is_int(value: Any) -> bool:

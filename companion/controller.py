@@ -27,12 +27,14 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from companion import i18n
 from companion.i18n import LANGUAGES
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import Card, Color
 from engine.errors import IllegalAction
 from engine.game import Event, Game
-from engine.setup import GameSetup, Multicolor, SetupError
+from engine.options import OPTION_NAMES, GameOptions, SetupError
+from engine.setup import GameSetup
 from hardware.events import (
     CardScanned,
     ChooseColor,
@@ -154,12 +156,7 @@ class SetupDraft:
     players: int = 3
     names: list[str] = field(default_factory=list)
     first_player: int = 0
-    multicolor: Multicolor = Multicolor.NONE
-    wild_multicolor: bool = False
-    crowning_piece: bool = False
-    timed_display: bool = False
-    empty_clues: bool = False
-    strikeout_keeps_score: bool = False
+    options: GameOptions = field(default_factory=GameOptions)
     language: str = "en"
 
     def name(self, seat: int) -> str:
@@ -174,12 +171,7 @@ class SetupDraft:
             players=self.players,
             first_player=self.first_player % self.players,
             names=tuple(self.name(seat) for seat in range(self.players)),
-            multicolor=self.multicolor,
-            wild_multicolor=self.wild_multicolor and self.multicolor is not Multicolor.NONE,
-            crowning_piece=self.crowning_piece,
-            timed_display=self.timed_display,
-            empty_clues=self.empty_clues,
-            strikeout_keeps_score=self.strikeout_keeps_score,
+            options=self.options.effective(),
             started_at=started_at,
         )
 
@@ -188,12 +180,7 @@ class SetupDraft:
             "players": self.players,
             "names": list(self.names),
             "first_player": self.first_player,
-            "multicolor": self.multicolor.value,
-            "wild_multicolor": self.wild_multicolor,
-            "crowning_piece": self.crowning_piece,
-            "timed_display": self.timed_display,
-            "empty_clues": self.empty_clues,
-            "strikeout_keeps_score": self.strikeout_keeps_score,
+            **self.options.to_dict(defaults=True),
             "language": self.language,
         }
 
@@ -214,17 +201,9 @@ class SetupDraft:
         if type(first) is int and 0 <= first < draft.players:
             draft.first_player = first
         draft.first_player %= draft.players
-        with contextlib.suppress(ValueError):
-            draft.multicolor = Multicolor(settings.get("multicolor", draft.multicolor.value))
-        for key in (
-            "wild_multicolor",
-            "crowning_piece",
-            "timed_display",
-            "empty_clues",
-            "strikeout_keeps_score",
-        ):
-            if isinstance(settings.get(key), bool):
-                setattr(draft, key, settings[key])
+        for name in OPTION_NAMES:
+            with contextlib.suppress(SetupError):
+                draft.options = draft.options.updated({name: settings.get(name)})
         if settings.get("language") in LANGUAGES:
             draft.language = settings["language"]
         return draft
@@ -236,12 +215,7 @@ SETUP_ROWS = (
     "start",  # next to the player count: the quick path is a digit, then Return
     "first_player",
     "names",
-    "multicolor",
-    "wild_multicolor",
-    "crowning_piece",
-    "timed_display",
-    "empty_clues",
-    "strikeout_keeps_score",
+    *OPTION_NAMES,
     "language",
 )
 
@@ -430,13 +404,10 @@ class Controller:
             self.editing_name = 0
             while len(draft.names) < draft.players:
                 draft.names.append("")
-        elif row == "multicolor":
-            order = list(Multicolor)
-            draft.multicolor = order[(order.index(draft.multicolor) + 1) % len(order)]
         elif row == "language":
             draft.language = LANGUAGES[(LANGUAGES.index(draft.language) + 1) % len(LANGUAGES)]
-        elif row in SETUP_ROWS:
-            setattr(draft, row, not getattr(draft, row))
+        elif row in OPTION_NAMES:
+            draft.options = draft.options.cycled(row)
 
     def _edit_name(self, event: InputEvent) -> list[Effect]:
         draft, seat = self.draft, self.editing_name
@@ -454,17 +425,14 @@ class Controller:
 
     def _start_game(self) -> list[Effect]:
         started_at = self._clock() if self._clock else None
-        draft = self.draft
-        if (
-            draft.crowning_piece
-            and (draft.multicolor is not Multicolor.NONE) + draft.timed_display > 1
-        ):
-            self.message = Info("crowning_one_variant")
-            return [Beep("refused")]
         try:
-            setup = draft.to_setup(started_at)
-        except SetupError as error:  # not reachable from the set-up screen's choices
-            self.message = Refused(IllegalAction(str(error)))
+            setup = self.draft.to_setup(started_at)
+        except SetupError as error:  # options the rules do not combine
+            self.message = (
+                Info(error.code)
+                if i18n.has_text(error.code)
+                else Refused(IllegalAction(str(error)))
+            )
             return [Beep("refused")]
         self.game = Game(setup)
         self.screen = Screen.GAME
@@ -537,7 +505,7 @@ class Controller:
                 return effects
             if step == "confirm" and key is Key.OK:
                 return self._confirm_entry()
-            announcing = game.setup.timed_display and entry.kind is EntryKind.PLAY
+            announcing = game.setup.options.timed_display and entry.kind is EntryKind.PLAY
             if step == "confirm" and key is Key.PREVIOUS and announcing:
                 entry.choosing_announce = True
             elif step == "confirm" and key is Key.NEXT and announcing:

@@ -28,13 +28,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 
-from engine.cards import RANKS, Card, CardFormatError, Color
+from engine.cards import Card, CardFormatError
+from engine.options import GameOptions, Multicolor
 from hardware.events import CardScanned, DeviceStatus, InputEvent
 from hardware.scanner import PROTOCOLS, CardScanner, PortInUseError, ScannerError
 from hardware.tagmap import TagMap, TagMapError, card_code_of
 
 __all__ = [
-    "COPIES_PER_RANK",
     "add_enrol_arguments",
     "add_scanner_arguments",
     "check_deck",
@@ -45,10 +45,7 @@ __all__ = [
     "scanner_command",
 ]
 
-COPIES_PER_RANK = {1: 3, 2: 2, 3: 2, 4: 2, 5: 1}
-"""Copies of each rank in a suit: ten cards."""
-
-MULTICOLOR_MODES = ("none", "short", "full")
+MULTICOLOR_MODES = tuple(mode.value for mode in Multicolor)
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -73,14 +70,7 @@ def deck_cards(multicolor: str = "none") -> list[Card]:
     """
     if multicolor not in MULTICOLOR_MODES:
         raise ValueError(f"multicolor {multicolor!r} is not one of {', '.join(MULTICOLOR_MODES)}")
-    cards = []
-    for color in Color:
-        if color is Color.MULTICOLOR and multicolor == "none":
-            continue
-        for rank in RANKS:
-            copies = 1 if color is Color.MULTICOLOR and multicolor == "short" else None
-            cards += [Card(color, rank)] * (copies or COPIES_PER_RANK[rank])
-    return cards
+    return GameOptions(multicolor=Multicolor(multicolor)).deck_cards()
 
 
 def check_deck(tag_map: TagMap, multicolor: str = "none") -> list[str]:

@@ -10,9 +10,12 @@
 
 from __future__ import annotations
 
+from enum import Enum
+
 from engine.cards import Card, Color
 from engine.errors import IllegalAction
 from engine.game import EndReason, Event, EventKind, Rating
+from engine.options import GameOptions, OptionValue
 
 LANGUAGES = ("en", "fr")
 
@@ -135,9 +138,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "first_player": "First player",
         "names": "Names",
         "multicolor": "Multicolor suit",
-        "mc_none": "none",
-        "mc_short": "short (5 cards)",
-        "mc_full": "full (10 cards)",
+        "multicolor_none": "none",
+        "multicolor_short": "short (5 cards)",
+        "multicolor_full": "full (10 cards)",
+        "variant_base": "Base game",
+        "variant_multicolor_short": "Short multicolor",
+        "variant_multicolor_full": "Full multicolor",
         "wild_multicolor": "Wild multicolor",
         "crowning_piece": "Crowning piece",
         "timed_display": "Timed display",
@@ -227,9 +233,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "first_player": "Premier joueur",
         "names": "Noms",
         "multicolor": "Couleur multicolore",
-        "mc_none": "aucune",
-        "mc_short": "courte (5 cartes)",
-        "mc_full": "complète (10 cartes)",
+        "multicolor_none": "aucune",
+        "multicolor_short": "courte (5 cartes)",
+        "multicolor_full": "complète (10 cartes)",
+        "variant_base": "Jeu de base",
+        "variant_multicolor_short": "Multicolore courte",
+        "variant_multicolor_full": "Multicolore complète",
         "wild_multicolor": "Multicolore joker",
         "crowning_piece": "Bouquet final",
         "timed_display": "Chorégraphie minutée",
@@ -280,11 +289,32 @@ REFUSALS_FR = {
 }
 
 
+def has_text(key: str) -> bool:
+    """Whether ``key`` is a text of the app (every language has the same keys)."""
+    return key in TEXTS["en"]
+
+
 def tr(lang: str, key: str, **params: object) -> str:
     """The text of ``key`` in ``lang`` (English if the language lacks it)."""
     table = TEXTS.get(lang, TEXTS["en"])
     template = table.get(key) or TEXTS["en"][key]
     return template.format(**params) if params else template
+
+
+def option_value(lang: str, name: str, value: OptionValue) -> str:
+    """A game option's value as the set-up screen shows it: yes/no, or the choice's words."""
+    if isinstance(value, Enum):
+        return tr(lang, f"{name}_{value.value}")
+    return tr(lang, "yes" if value else "no")
+
+
+def variant_name(lang: str, options: GameOptions) -> str:
+    """The options of a game in words, for the history: ``Short multicolor, Timed display``."""
+    parts = [
+        tr(lang, f"variant_{name}_{value}" if isinstance(value, str) else name)
+        for name, value in options.to_dict().items()
+    ]
+    return ", ".join(parts) or tr(lang, "variant_base")
 
 
 def color_name(lang: str, color: Color) -> str:

@@ -542,8 +542,7 @@ class Renderer:
             )
             return
         critical = set(game.critical_cards())
-        copies = game.setup.copies
-        seen = game.position.seen
+        lost = set(game.lost_cards())
         suits = [s for s in game.setup.suits if any(c.color is s.color for c in pile)]
         # One row per suit; when rows would be too short to read, the suits flow into
         # two or three columns.
@@ -562,10 +561,7 @@ class Renderer:
             card_w = min(int(row_h * 0.72), (column_w - 6) // max(1, len(cards)) - 3)
             for i, card in enumerate(cards):
                 box = pygame.Rect(left + i * (card_w + 3), y + 2, card_w, row_h - 4)
-                gone = seen[card.index] >= copies[card.index] and (
-                    card.rank > game.position.fireworks[card.color]
-                )
-                mark = "×" if gone else ("!" if card in critical else None)
+                mark = "×" if card in lost else ("!" if card in critical else None)
                 self.card(surface, box, card.color, card.rank, mark=mark)
 
     def draw_entry(self, surface: pygame.Surface, controller: Controller) -> None:
@@ -653,7 +649,9 @@ class Renderer:
                     align="center",
                 )
                 self.targets.append((tile, event))
-        elif game.setup.timed_display and step == "confirm" and entry.kind is EntryKind.PLAY:
+        elif (
+            game.setup.options.timed_display and step == "confirm" and entry.kind is EntryKind.PLAY
+        ):
             announced = (
                 i18n.tr(lang, "entry_announce", color=i18n.color_name(lang, entry.announce))
                 if entry.announce is not None
@@ -676,7 +674,7 @@ class Renderer:
             ]
         elif step == "confirm":
             buttons = [cancel]
-            if game.setup.timed_display and entry.kind is EntryKind.PLAY:
+            if game.setup.options.timed_display and entry.kind is EntryKind.PLAY:
                 buttons.append(("Annonce" if lang == "fr" else "Announce", Press(Key.PREVIOUS)))
             buttons.append((i18n.tr(lang, "confirm"), Press(Key.OK)))
         else:
@@ -835,13 +833,11 @@ class Renderer:
             return draft.name(draft.first_player % draft.players)
         if row == "names":
             return ", ".join(draft.name(seat) for seat in range(draft.players))
-        if row == "multicolor":
-            return i18n.tr(lang, f"mc_{draft.multicolor.value}")
         if row == "language":
             return {"en": "English", "fr": "Français"}[draft.language]
         if row == "start":
             return ">>"
-        return i18n.tr(lang, "yes" if getattr(draft, row) else "no")
+        return i18n.option_value(lang, row, draft.options.value(row))
 
     def draw_list(
         self,
@@ -960,9 +956,8 @@ class Renderer:
             for row in stats:
                 if y + line > bottom - line:
                     break
-                text = (
-                    f"{row.players}P · {row.variant}: {row.best} / {row.average:.1f} ({row.games})"
-                )
+                variant = i18n.variant_name(lang, row.options)
+                text = f"{row.players}P · {variant}: {row.best} / {row.average:.1f} ({row.games})"
                 self.text(surface, text, int(line * 0.7), pygame.Rect(pad, y, w - 2 * pad, line))
                 y += line
             y += pad
@@ -983,7 +978,8 @@ class Renderer:
                 if row.rating
                 else i18n.tr(lang, "lost")
             )
-            text = f"{when}  {row.players}P  {row.variant}  {row.score}  {rating}"
+            variant = i18n.variant_name(lang, row.options)
+            text = f"{when}  {row.players}P  {variant}  {row.score}  {rating}"
             self.text(surface, text, int(line * 0.7), pygame.Rect(pad, y, w - 2 * pad, line))
             y += line
         self.button_bar(

@@ -37,6 +37,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
@@ -51,6 +52,7 @@ from engine.log import (
     parse_log,
     setup_to_dict,
 )
+from engine.options import GameOptions, SetupError
 from engine.setup import GameSetup
 
 __all__ = [
@@ -167,7 +169,7 @@ class HistoryRow:
     finished_at: str | None
     players: int
     names: tuple[str, ...]
-    variant: str
+    options: GameOptions
     score: int
     #: The perfect score of the variant (25 or 30), for "21 / 25".
     max_score: int
@@ -181,7 +183,7 @@ class StatsRow:
     """Best and average score of the finished games of one table size and variant."""
 
     players: int
-    variant: str
+    options: GameOptions
     games: int
     best: int
     average: float
@@ -313,7 +315,7 @@ class Storage:
             cursor = db.execute(
                 "INSERT INTO games (header, started_at, players, variant, max_score, status)"
                 " VALUES (?, ?, ?, ?, ?, 'playing')",
-                (header, stamp, setup.players, setup.variant_name(), setup.max_score),
+                (header, stamp, setup.players, setup.options.code(), setup.max_score),
             )
             game_id = cursor.lastrowid
         assert game_id is not None
@@ -455,18 +457,19 @@ class Storage:
         """The finished (``over``) games, newest first (by id: the Pi's clock may jump)."""
         with self._transaction("read the history", write=False) as db:
             rows = db.execute(
-                "SELECT id, header, started_at, finished_at, players, variant, score,"
+                "SELECT id, header, started_at, finished_at, players, score,"
                 " max_score, rating, outcome, end_reason"
                 " FROM games WHERE status = 'over' ORDER BY id DESC"
             ).fetchall()
+        rows_and_setups = [(row, _parse_header(row[0], row[1])) for row in rows]
         return [
             HistoryRow(
                 id=game_id,
                 started_at=started_at,
                 finished_at=finished_at,
                 players=players,
-                names=_parse_header(game_id, header).names,
-                variant=variant,
+                names=setup.names,
+                options=setup.options,
                 score=score,
                 max_score=max_score,
                 rating=rating,
@@ -475,28 +478,41 @@ class Storage:
             )
             for (
                 game_id,
-                header,
+                _header,
                 started_at,
                 finished_at,
                 players,
-                variant,
                 score,
                 max_score,
                 rating,
                 outcome,
                 end_reason,
-            ) in rows
+            ), setup in rows_and_setups
         ]
 
     def stats(self) -> list[StatsRow]:
-        """Best and average score per (players, variant) over the finished games."""
+        """Best and average score per (players, options) over the finished games,
+        by player count, then by the options' :meth:`~GameOptions.code`."""
         with self._transaction("read the statistics", write=False) as db:
             rows = db.execute(
-                "SELECT players, variant, COUNT(*), MAX(score), AVG(score)"
-                " FROM games WHERE status = 'over'"
-                " GROUP BY players, variant ORDER BY players, variant"
+                "SELECT players, variant, COUNT(*), MAX(score), SUM(score)"
+                " FROM games WHERE status = 'over' GROUP BY players, variant"
             ).fetchall()
-        return [StatsRow(p, v, n, best, float(average)) for p, v, n, best, average in rows]
+        groups: dict[tuple[int, str], tuple[GameOptions, int, int, int]] = {}
+        for players, variant, count, best, total in rows:
+            options = _options_of_variant(variant)
+            key = (players, options.code())
+            _, count_before, best_before, total_before = groups.get(key, (options, 0, 0, 0))
+            groups[key] = (
+                options,
+                count_before + count,
+                max(best_before, best),
+                total_before + total,
+            )
+        return [
+            StatsRow(players, options, count, best, total / count)
+            for (players, _), (options, count, best, total) in sorted(groups.items())
+        ]
 
     # -- settings ------------------------------------------------------------
 
@@ -592,6 +608,20 @@ def _log_rows(db: sqlite3.Connection, game_id: int) -> tuple[str, list[str]]:
                 f"Stored game {game_id} is damaged: action {expected} is missing"
             )
     return header, [line for _, line in rows]
+
+
+def _options_of_variant(text: str) -> GameOptions:
+    """The options a stored ``variant`` names: their code, or, in a database written before
+    codes were stored, their English name."""
+    try:
+        return GameOptions.from_code(text)
+    except SetupError:
+        return _options_by_english_name().get(text, GameOptions())
+
+
+@cache
+def _options_by_english_name() -> dict[str, GameOptions]:
+    return {options.variant_name(): options for options in GameOptions.every()}
 
 
 def _parse_header(game_id: int, header: str) -> GameSetup:

@@ -8,12 +8,14 @@ from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card, CardFormatError, Color
 from engine.errors import IllegalAction
 from engine.game import EndReason, Event, EventKind, Game, Outcome, Position, Rating, rating_for
-from engine.setup import MAX_FUSES, MAX_HINTS, GameSetup, Multicolor, SetupError, SuitSpec
+from engine.options import OPTION_NAMES, GameOptions, Multicolor, SetupError, SuitSpec
+from engine.setup import MAX_FUSES, MAX_HINTS, GameSetup
 
 __all__ = [
     "ALL_CARDS",
     "MAX_FUSES",
     "MAX_HINTS",
+    "OPTION_NAMES",
     "Action",
     "Card",
     "CardFormatError",
@@ -23,6 +25,7 @@ __all__ = [
     "Event",
     "EventKind",
     "Game",
+    "GameOptions",
     "GameSetup",
     "Hint",
     "IllegalAction",

@@ -84,7 +84,7 @@ class Card(NamedTuple):
         return f"{self.color.letter}{self.rank}"
 
     @property
-    def index(self) -> int:
+    def ordinal(self) -> int:
         """A dense index 0..29 (colour-major), handy for counting tables."""
         return self.color * 5 + self.rank - 1
 

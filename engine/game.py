@@ -144,7 +144,7 @@ class Position:
         self.hands = [setup.hand_size] * setup.players
         #: Top rank of each firework, indexed by colour (0: none yet).
         self.fireworks = [0] * len(Color)
-        #: Played plus discarded copies of each card, indexed by ``Card.index``.
+        #: Played plus discarded copies of each card, indexed by ``Card.ordinal``.
         self.seen = [0] * len(ALL_CARDS)
         #: The discard pile in the order cards reached it (misplays included).
         self.discards: list[Card] = []
@@ -252,7 +252,7 @@ class Game:
     @property
     def score(self) -> int:
         """The score as the rules count it: 0 for a lost game unless the option keeps it."""
-        if self.outcome is Outcome.LOST and not self.setup.strikeout_keeps_score:
+        if self.outcome is Outcome.LOST and not self.setup.options.strikeout_keeps_score:
             return 0
         return self.fireworks_total
 
@@ -275,7 +275,7 @@ class Game:
         position = self.position
         if self.is_over:
             return 0
-        if self.setup.crowning_piece:
+        if self.setup.options.crowning_piece:
             return position.deck + sum(position.hands)
         if position.final_round_turns_left is not None:
             return position.final_round_turns_left
@@ -304,9 +304,20 @@ class Game:
         for color, limit in self.firework_limits().items():
             for rank in range(position.fireworks[color] + 1, limit + 1):
                 card = Card(color, rank)
-                if copies[card.index] - position.seen[card.index] == 1:
+                if copies[card.ordinal] - position.seen[card.ordinal] == 1:
                     critical.append(card)
         return critical
+
+    def lost_cards(self) -> list[Card]:
+        """Cards a firework still needed whose every copy is gone (a discard pile's "×")."""
+        position, copies = self.position, self.setup.copies
+        return [
+            Card(suit.color, rank)
+            for suit in self.setup.suits
+            for rank in range(position.fireworks[suit.color] + 1, 6)
+            if position.seen[Card(suit.color, rank).ordinal]
+            >= copies[Card(suit.color, rank).ordinal]
+        ]
 
     def dead_fireworks(self) -> list[Color]:
         """Fireworks that can no longer be completed (a card they need is gone)."""
@@ -362,7 +373,7 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
     if kind is Discard and position.hints >= MAX_HINTS:
         raise errors.HintTokensFull()
     card = action.card
-    index = card[0] * 5 + card[1] - 1  # Card.index, without the property call
+    index = card[0] * 5 + card[1] - 1  # Card.ordinal, without the property call
     copies = setup.copies[index]
     if copies == 0:
         raise errors.SuitNotInGame(
@@ -378,7 +389,7 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
             copies=copies,
         )
     if kind is Play and action.announce is not None:
-        if not setup.timed_display:
+        if not setup.options.timed_display:
             raise errors.AnnounceNotAllowed()
         if setup.suit(action.announce) is None:
             raise errors.SuitNotInGame(
@@ -398,12 +409,12 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
             )
         if to == player:
             raise errors.HintToSelf()
-        if hands[to] == 0 and not setup.empty_clues:
+        if hands[to] == 0 and not setup.options.empty_clues:
             raise errors.HintToEmptyHand(
                 f"{setup.names[to]} has no card left: a hint must touch at least one card",
                 seat=to,
             )
-    elif not setup.empty_clues and not any(
+    elif not setup.options.empty_clues and not any(
         size for seat, size in enumerate(hands) if seat != player
     ):
         raise errors.NoOneToHint()
@@ -474,7 +485,7 @@ def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
         if (
             end is None
             and kind is not EventKind.PLAY
-            and setup.crowning_piece
+            and setup.options.crowning_piece
             and rank > position.fireworks[color]
             and position.seen[index] == setup.copies[index]
         ):
@@ -483,7 +494,7 @@ def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
             position.deck -= 1
             hands[player] += 1
             drew = True
-            final_round_started = position.deck == 0 and not setup.crowning_piece
+            final_round_started = position.deck == 0 and not setup.options.crowning_piece
 
     position.turns += 1
     if end is None:
@@ -497,7 +508,8 @@ def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
         following = (player + 1) % setup.players
         position.current = following
         if hands[following] == 0 and (
-            position.hints == 0 or (not setup.empty_clues and not any(size for size in hands))
+            position.hints == 0
+            or (not setup.options.empty_clues and not any(size for size in hands))
         ):
             end = EndReason.NO_LEGAL_ACTION
     if end is not None:

@@ -29,19 +29,13 @@ from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card, CardFormatError, Color
 from engine.errors import IllegalAction
 from engine.game import Game
-from engine.setup import GameSetup, Multicolor, SetupError
+from engine.options import OPTION_NAMES, GameOptions
+from engine.setup import GameSetup, SetupError
 
 FORMAT = "hanabi-log/1"
 
-_BOOLEAN_OPTIONS = (
-    "wild_multicolor",
-    "crowning_piece",
-    "timed_display",
-    "empty_clues",
-    "strikeout_keeps_score",
-)
 _HEADER_KEYS = frozenset(
-    {"format", "players", "first_player", "names", "multicolor", "started_at", *_BOOLEAN_OPTIONS}
+    {"format", "players", "first_player", "names", "started_at", *OPTION_NAMES}
 )
 _CARD_BY_CODE = {card.code(): card for card in ALL_CARDS}
 # Actions built from all their fields at once, as namedtuple's own _make does: the
@@ -145,24 +139,16 @@ def _parse_header(obj: dict[str, Any], line: int) -> GameSetup:
     names = obj.get("names", [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise LogFormatError(line, "names must be a list of strings")
-    for key in _BOOLEAN_OPTIONS:
-        if key in obj and not isinstance(obj[key], bool):
-            raise LogFormatError(line, f"{key} must be true or false")
     started_at = obj.get("started_at")
     if started_at is not None and not isinstance(started_at, str):
         raise LogFormatError(line, "started_at must be a string (ISO 8601 time)")
-    try:
-        multicolor = Multicolor(obj.get("multicolor", "none"))
-    except ValueError:
-        raise LogFormatError(line, 'multicolor must be "none", "short" or "full"') from None
     try:
         return GameSetup(
             players=obj["players"],
             first_player=obj.get("first_player", 0),
             names=tuple(names),
-            multicolor=multicolor,
+            options=GameOptions.from_dict(obj),
             started_at=started_at,
-            **{key: obj[key] for key in _BOOLEAN_OPTIONS if key in obj},
         )
     except SetupError as error:
         raise LogFormatError(line, str(error)) from None
@@ -244,11 +230,7 @@ def setup_to_dict(setup: GameSetup) -> dict[str, Any]:
     if setup.first_player:
         out["first_player"] = setup.first_player
     out["names"] = list(setup.names)
-    if setup.multicolor is not Multicolor.NONE:
-        out["multicolor"] = setup.multicolor.value
-    for key in _BOOLEAN_OPTIONS:
-        if getattr(setup, key):
-            out[key] = True
+    out.update(setup.options.to_dict())
     if setup.started_at is not None:
         out["started_at"] = setup.started_at
     return out

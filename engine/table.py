@@ -39,7 +39,7 @@ class SimulatedTable:
         self.skill = skill
         self.play_bias = play_bias
         self.announce_rate = announce_rate
-        deck = [card for card in ALL_CARDS for _ in range(setup.copies[card.index])]
+        deck = [card for card in ALL_CARDS for _ in range(setup.copies[card.ordinal])]
         rng.shuffle(deck)
         #: The draw pile; the top card is the last one.
         self.draw_pile = deck
@@ -69,7 +69,7 @@ class SimulatedTable:
             options = [Hint(seat, rank=rank) for rank in range(1, 6)]
             options += [Hint(seat, color=s.color) for s in setup.suits if s.named_in_hints]
             for hint in options:
-                if setup.empty_clues or self.touched(seat, hint):
+                if setup.options.empty_clues or self.touched(seat, hint):
                     hints.append(hint)
         return hints
 
@@ -85,7 +85,9 @@ class SimulatedTable:
             playable = [card for card in hand if card.rank == fireworks[card.color] + 1]
             if playable:
                 card = rng.choice(playable)
-                announce = card.color if self.setup.timed_display and rng.random() < 0.5 else None
+                announce = (
+                    card.color if self.setup.options.timed_display and rng.random() < 0.5 else None
+                )
                 return Play(card, announce, player=player)
             critical = set(game.critical_cards())
             safe = [card for card in hand if card not in critical]
@@ -98,7 +100,7 @@ class SimulatedTable:
         if hand and (roll < self.play_bias or not (hints or can_discard)):
             card = rng.choice(hand)
             announce = None
-            if self.setup.timed_display and rng.random() < self.announce_rate:
+            if self.setup.options.timed_display and rng.random() < self.announce_rate:
                 announce = card.color if rng.random() < 0.8 else rng.choice(self.setup.colors)
             return Play(card, announce, player=player)
         if can_discard and (roll < 0.75 or not hints):

@@ -64,9 +64,9 @@ def test_log_unknown_suit_letter_is_refused(bad):
 
 
 def test_card_index_is_dense_and_colour_major():
-    assert [card.index for card in ALL_CARDS] == list(range(30))
-    assert Card(Color.YELLOW, 1).index == 5
-    assert Card(Color.MULTICOLOR, 5).index == 29
+    assert [card.ordinal for card in ALL_CARDS] == list(range(30))
+    assert Card(Color.YELLOW, 1).ordinal == 5
+    assert Card(Color.MULTICOLOR, 5).ordinal == 29
 
 
 def test_log_cards_sort_by_suit_order_then_rank():

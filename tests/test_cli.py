@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from companion.cli import main
 from engine import GameSetup, Multicolor
 from engine.log import format_log, replay_log, summary
+from engine.options import GameOptions
 from engine.table import SimulatedTable
 
 LOGS = Path(__file__).parent / "logs"
@@ -211,8 +212,9 @@ def run_main(path):
 def mutated_files(draw):
     setup = GameSetup(
         players=draw(st.integers(2, 5)),
-        multicolor=draw(st.sampled_from(list(Multicolor))),
-        timed_display=draw(st.booleans()),
+        options=GameOptions(
+            multicolor=draw(st.sampled_from(list(Multicolor))), timed_display=draw(st.booleans())
+        ),
     )
     table = SimulatedTable(setup, random.Random(draw(st.integers(0, 2**32 - 1))))
     for _ in range(draw(st.integers(0, 80))):

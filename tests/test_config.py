@@ -18,6 +18,7 @@ from companion.config import (
     load_config,
     parse_config,
 )
+from engine.options import GameOptions, Multicolor
 from hardware.buttons import PanelPins
 
 
@@ -124,7 +125,7 @@ tag_map = "/srv/tags.json"
 """
     )
     assert config.screen == ScreenConfig("fb:/dev/fb1", (800, 480), True, "fr")
-    assert config.game == GameConfig(5, "full", True, True, True, True, True)
+    assert config.game == GameConfig(5, GameOptions(Multicolor.FULL, True, True, True, True, True))
     assert config.gpio == GpioConfig(
         pin_factory="mock",
         pins=PanelPins(

@@ -54,6 +54,7 @@ from engine import (
 from engine.cards import Card, Color
 from engine.errors import IllegalAction
 from engine.game import Position
+from engine.options import GameOptions
 from engine.table import SimulatedTable
 from hardware.events import (
     CardScanned,
@@ -91,7 +92,7 @@ def drive(controller: Controller, *events) -> list:
 
 def started(players: int = 2, **options) -> Controller:
     """A table that pressed Return on the set-up screen (focus starts on "start")."""
-    controller = Controller(SetupDraft(players=players, **options))
+    controller = Controller(SetupDraft(players=players, options=GameOptions(**options)))
     effects = drive(controller, OK)
     assert [type(e) for e in effects] == [SaveSettings, StartGame]
     assert controller.screen is Screen.GAME
@@ -311,7 +312,7 @@ def test_buttons_soft_keys_show_the_colours_then_the_ranks():
 @pytest.mark.parametrize("key", [Key.PLAY, Key.DISCARD], ids=["play", "discard"])
 def test_buttons_any_card_takes_at_most_6_presses(multicolor, key):
     """Buttons only: PLAY/DISCARD, colour, rank, OK; six suits included."""
-    setup = SetupDraft(players=2, multicolor=multicolor).to_setup()
+    setup = SetupDraft(players=2, options=GameOptions(multicolor=multicolor)).to_setup()
     for color in setup.colors:
         for rank in range(1, 6):
             c = started(multicolor=multicolor)
@@ -351,7 +352,7 @@ def test_buttons_only_set_up_of_a_six_suit_game():
     c = Controller(SetupDraft(players=2))
     assert SETUP_ROWS[c.focus] == "start"
     drive(c, *nexts_to(c, "multicolor"), OK)
-    assert c.draft.multicolor is Multicolor.SHORT
+    assert c.draft.options.multicolor is Multicolor.SHORT
     drive(c, *nexts_to(c, "start"))
     effects = drive(c, OK)
     assert isinstance(effects[-1], StartGame) and effects[-1].setup.max_score == 30
@@ -672,7 +673,7 @@ def test_6_ok_on_multicolor_cycles_none_short_full():
     seen = []
     for _ in range(3):
         drive(c, OK)
-        seen.append(c.draft.multicolor)
+        seen.append(c.draft.options.multicolor)
     assert seen == [Multicolor.SHORT, Multicolor.FULL, Multicolor.NONE]
 
 
@@ -684,9 +685,9 @@ def test_6_ok_on_an_option_toggles_it(row):
     c = Controller(SetupDraft())
     focus(c, row)
     drive(c, OK)
-    assert getattr(c.draft, row) is True
+    assert c.draft.options.value(row) is True
     drive(c, OK)
-    assert getattr(c.draft, row) is False
+    assert c.draft.options.value(row) is False
 
 
 def test_ok_on_language_cycles_the_languages():
@@ -702,15 +703,20 @@ def test_ok_on_language_cycles_the_languages():
 def test_2_a_tap_on_a_row_focuses_and_changes_it():
     c = Controller(SetupDraft(players=2))
     assert drive(c, Select("timed_display")) == []
-    assert c.draft.timed_display and SETUP_ROWS[c.focus] == "timed_display"
+    assert c.draft.options.timed_display and SETUP_ROWS[c.focus] == "timed_display"
     assert drive(c, Select("nowhere")) == [] and SETUP_ROWS[c.focus] == "timed_display"
     effects = drive(c, Select("start"))
-    assert isinstance(effects[-1], StartGame) and effects[-1].setup.timed_display
+    assert isinstance(effects[-1], StartGame) and effects[-1].setup.options.timed_display
 
 
 def test_6_crowning_piece_with_two_other_variants_is_refused_no_game():
     c = Controller(
-        SetupDraft(players=2, crowning_piece=True, multicolor=Multicolor.SHORT, timed_display=True)
+        SetupDraft(
+            players=2,
+            options=GameOptions(
+                crowning_piece=True, multicolor=Multicolor.SHORT, timed_display=True
+            ),
+        )
     )
     effects = drive(c, OK)
     assert effects == [Beep("refused")]
@@ -723,10 +729,10 @@ def test_7_a_refused_set_up_says_why_in_french():
     c = Controller(
         SetupDraft(
             players=2,
-            crowning_piece=True,
-            multicolor=Multicolor.SHORT,
-            timed_display=True,
             language="fr",
+            options=GameOptions(
+                crowning_piece=True, multicolor=Multicolor.SHORT, timed_display=True
+            ),
         )
     )
     drive(c, OK)
@@ -736,12 +742,12 @@ def test_7_a_refused_set_up_says_why_in_french():
 
 def test_6_crowning_piece_with_one_other_variant_starts():
     c = started(crowning_piece=True, multicolor=Multicolor.SHORT)
-    assert c.game.setup.crowning_piece and c.game.setup.max_score == 30
+    assert c.game.setup.options.crowning_piece and c.game.setup.max_score == 30
 
 
 def test_6_wild_without_a_multicolor_suit_is_dropped_not_refused():
     c = started(wild_multicolor=True)
-    assert not c.game.setup.wild_multicolor
+    assert not c.game.setup.options.wild_multicolor
 
 
 def test_2_names_are_typed_erased_and_used_in_the_game():
@@ -778,12 +784,14 @@ def test_settings_are_saved_with_the_draft_and_round_trip():
         players=4,
         names=["Ann", "Bo", "Cy", "Di"],
         first_player=3,
-        multicolor=Multicolor.FULL,
-        wild_multicolor=True,
-        timed_display=True,
-        empty_clues=True,
-        strikeout_keeps_score=True,
         language="fr",
+        options=GameOptions(
+            multicolor=Multicolor.FULL,
+            wild_multicolor=True,
+            timed_display=True,
+            empty_clues=True,
+            strikeout_keeps_score=True,
+        ),
     )
     c = Controller(draft)
     effects = drive(c, OK)
@@ -1041,7 +1049,7 @@ def turn(c: Controller, kind: str, pick: int) -> list:
     cards = list(ALL_CARDS)
     if game is not None and kind in ("fit", "spare"):
         position, copies = game.position, game.setup.copies
-        possible = [card for card in cards if position.seen[card.index] < copies[card.index]]
+        possible = [card for card in cards if position.seen[card.ordinal] < copies[card.ordinal]]
         fitting = [card for card in possible if card.rank == position.fireworks[card.color] + 1]
         cards = (fitting if kind == "fit" else possible) or cards
         if kind == "spare" and position.hints == 8 and c.screen is Screen.GAME:
@@ -1064,14 +1072,17 @@ STEPS = st.integers(0, 14).flatmap(
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
-    st.builds(SetupDraft, players=st.integers(2, 5), multicolor=st.sampled_from(list(Multicolor))),
+    st.integers(2, 5),
+    st.sampled_from(list(Multicolor)),
     st.booleans(),
     st.integers(0, 200).flatmap(lambda n: st.lists(STEPS, min_size=n, max_size=n)),
 )
-def test_property_any_input_is_safe_and_the_effects_rebuild_the_game(draft, timed, steps):
+def test_property_any_input_is_safe_and_the_effects_rebuild_the_game(
+    players, multicolor, timed, steps
+):
     """Never raises; the game is always its replay; the recorded effects rebuild its actions."""
-    draft.timed_display = timed
-    c = Controller(draft)
+    options = GameOptions(multicolor=multicolor, timed_display=timed)
+    c = Controller(SetupDraft(players=players, options=options))
     stored: list | None = None  # what storage holds: the recorded actions of the game
     stored_setup = None
     screens = set()

@@ -24,6 +24,7 @@ from engine import (
 )
 from engine import errors as e
 from engine.cards import ALL_CARDS, Card, Color
+from engine.options import GameOptions
 from engine.table import SimulatedTable
 
 R, Y, G, B, W, M = Color
@@ -33,8 +34,9 @@ def C(code: str) -> Card:
     return Card.from_code(code)
 
 
-def new(players=2, **options) -> Game:
-    return Game(GameSetup(players=players, **options))
+def new(players=2, names=(), first_player=0, **options) -> Game:
+    setup = GameSetup(players, first_player, names, options=GameOptions(**options))
+    return Game(setup)
 
 
 def play(game, *codes, announce=None):
@@ -70,7 +72,7 @@ class Script:
         self.game = game
         setup = game.setup
         self.plays = all_plays(setup)[:-1]
-        self.spares = [card for card in ALL_CARDS for _ in range(setup.copies[card.index] - 1)]
+        self.spares = [card for card in ALL_CARDS for _ in range(setup.copies[card.ordinal] - 1)]
         self.spares_first = spares_first
 
     def hint(self):
@@ -603,7 +605,9 @@ def test_6_crowning_piece_perfect_is_won_and_rated_legendary():
 
 
 def test_6_crowning_piece_simulated_perfect():
-    table = SimulatedTable(GameSetup(players=3, crowning_piece=True), random.Random(0), skill=1.0)
+    table = SimulatedTable(
+        GameSetup(players=3, options=GameOptions(crowning_piece=True)), random.Random(0), skill=1.0
+    )
     game = table.play_out()
     assert game.end_reason is EndReason.PERFECT and game.rating is Rating.LEGENDARY
 

@@ -42,6 +42,7 @@ from engine import (
 )
 from engine.cards import Card, Color
 from engine.errors import IllegalAction
+from engine.options import GameOptions
 from engine.table import SimulatedTable
 
 R, Y, G, B, W, M = Color
@@ -189,7 +190,7 @@ def empty_hand_refusals() -> list[IllegalAction]:
         ([2, 0, 2], Hint(to=1, rank=1)),  # hint_to_empty_hand
         ([2, 0, 0], Hint()),  # no_one_to_hint
     ):
-        game = Game(GameSetup(players=3, names=NAMES, crowning_piece=True))
+        game = Game(GameSetup(players=3, names=NAMES, options=GameOptions(crowning_piece=True)))
         game.position.hands = hands
         game.position.deck = 0
         errors.append(refused(game, action))
@@ -224,10 +225,14 @@ def realistic_refusals() -> list[IllegalAction]:
     errors.append(refused(game, Play(C("Y1"))))  # card_exhausted, all 3
     errors.append(refused(game, Hint()))  # game_over
     wild = Game(
-        GameSetup(players=3, names=NAMES, multicolor=Multicolor.SHORT, wild_multicolor=True)
+        GameSetup(
+            players=3,
+            names=NAMES,
+            options=GameOptions(multicolor=Multicolor.SHORT, wild_multicolor=True),
+        )
     )
     errors.append(refused(wild, Hint(to=1, color=M)))  # hint_color_not_allowed
-    timed = Game(GameSetup(players=3, names=NAMES, timed_display=True))
+    timed = Game(GameSetup(players=3, names=NAMES, options=GameOptions(timed_display=True)))
     errors.append(refused(timed, Play(C("R1"), M)))  # suit_not_in_game (an announce)
     return errors + empty_hand_refusals()
 
@@ -326,7 +331,7 @@ def test_event_misplay():
 
 
 def test_event_misplay_after_a_wrong_announce():
-    timed = GameSetup(players=2, names=("Ann", "Bo"), timed_display=True)
+    timed = GameSetup(players=2, names=("Ann", "Bo"), options=GameOptions(timed_display=True))
     event = events_of(timed, [Play(C("R1"), Y)])[-1]
     assert event.kind is EventKind.MISPLAY and event.announce_right is False
     assert describe_event("en", event, timed.names) == (
@@ -368,7 +373,7 @@ def test_every_event_kind_is_described_in_every_language(kind, lang):
 
 
 def test_event_two_tokens_back_reads_in_the_plural():
-    timed = GameSetup(players=2, names=("Ann", "Bo"), timed_display=True)
+    timed = GameSetup(players=2, names=("Ann", "Bo"), options=GameOptions(timed_display=True))
     actions = [Hint(), Hint()] + [Play(Card(R, rank)) for rank in range(1, 5)] + [Play(C("R5"), R)]
     event = events_of(timed, actions)[-1]
     assert event.hints_change == 2

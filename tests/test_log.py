@@ -22,6 +22,7 @@ from engine.log import (
     setup_to_dict,
     summary,
 )
+from engine.options import OPTION_NAMES, GameOptions
 from engine.table import SimulatedTable
 
 HEADER = '{"format": "hanabi-log/1", "players": 3}'
@@ -70,7 +71,8 @@ def setups(draw):
             draw(st.lists(st.text(min_size=1, max_size=8), min_size=players, max_size=players))
         )
     try:
-        return GameSetup(**options)
+        variant = GameOptions(**{name: options.pop(name) for name in OPTION_NAMES})
+        return GameSetup(**options, options=variant)
     except SetupError:
         assume(False)
 
@@ -127,12 +129,14 @@ def test_log_header_writes_every_option_that_is_set():
         players=4,
         first_player=2,
         names=("A", "B", "C", "D"),
-        multicolor=Multicolor.FULL,
-        wild_multicolor=True,
-        timed_display=True,
-        empty_clues=True,
-        strikeout_keeps_score=True,
         started_at="2026-11-21T06:00:00Z",
+        options=GameOptions(
+            multicolor=Multicolor.FULL,
+            wild_multicolor=True,
+            timed_display=True,
+            empty_clues=True,
+            strikeout_keeps_score=True,
+        ),
     )
     assert setup_to_dict(setup) == {
         "format": "hanabi-log/1",
@@ -213,7 +217,7 @@ def test_log_header_defaults():
     setup = parse_log(HEADER).setup
     assert setup == GameSetup(players=3)
     assert setup.names == ("Player 1", "Player 2", "Player 3")
-    assert setup.first_player == 0 and setup.multicolor is Multicolor.NONE
+    assert setup.first_player == 0 and setup.options.multicolor is Multicolor.NONE
     assert setup.started_at is None
 
 

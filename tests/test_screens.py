@@ -19,6 +19,7 @@ from companion.storage import HistoryRow, StatsRow
 from engine import Card, Color, Discard, GameSetup, Hint, Multicolor, Play
 from engine.errors import HintTokensFull
 from engine.game import Game, Rating
+from engine.options import GameOptions
 from engine.table import SimulatedTable
 from hardware.events import ChooseColor, ChooseRank, Key, Press
 
@@ -34,7 +35,7 @@ def headless() -> None:
 
 
 def mid_game(seed: int = 5, turns: int = 38) -> Game:
-    setup = GameSetup(players=3, names=NAMES, multicolor=Multicolor.SHORT)
+    setup = GameSetup(players=3, names=NAMES, options=GameOptions(multicolor=Multicolor.SHORT))
     table = SimulatedTable(setup, random.Random(seed), skill=0.93)
     for _ in range(turns):
         if table.game.is_over:
@@ -101,7 +102,7 @@ def controller_for(screen: str, lang: str) -> Controller:
                     "2026-11-20T20:40:00+00:00",
                     3,
                     NAMES,
-                    "base game",
+                    GameOptions(),
                     23,
                     25,
                     "amazing",
@@ -114,7 +115,7 @@ def controller_for(screen: str, lang: str) -> Controller:
                     "2026-11-19T20:20:00+00:00",
                     2,
                     NAMES[:2],
-                    "short multicolor",
+                    GameOptions(multicolor=Multicolor.SHORT),
                     0,
                     30,
                     None,
@@ -122,7 +123,10 @@ def controller_for(screen: str, lang: str) -> Controller:
                     "strikeout",
                 ),
             ],
-            [StatsRow(3, "base game", 4, 23, 19.5), StatsRow(2, "short multicolor", 1, 0, 0.0)],
+            [
+                StatsRow(3, GameOptions(), 4, 23, 19.5),
+                StatsRow(2, GameOptions(multicolor=Multicolor.SHORT), 1, 0, 0.0),
+            ],
         )
     return c
 
@@ -289,7 +293,9 @@ def test_refusal_is_shown_in_words():
 def test_setup_screen_draws_options_that_do_not_combine_yet():
     """The set-up screen is drawn while options are being chosen: crowning piece with two
     other variants is refused when the game starts, not by crashing the screen."""
-    draft = SetupDraft(crowning_piece=True, multicolor=Multicolor.SHORT, timed_display=True)
+    draft = SetupDraft(
+        options=GameOptions(crowning_piece=True, multicolor=Multicolor.SHORT, timed_display=True)
+    )
     surface = pygame.Surface((480, 320))
     renderer = Renderer((480, 320))
     renderer.draw(surface, Controller(draft))

@@ -4,6 +4,7 @@ import pytest
 
 from engine import Game, GameSetup, Multicolor, SetupError
 from engine.cards import ALL_CARDS, Card, Color
+from engine.options import GameOptions
 from engine.setup import MAX_FUSES, MAX_HINTS
 
 BASE = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE, Color.WHITE)
@@ -14,32 +15,32 @@ BASE = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE, Color.WHITE)
     [(Multicolor.NONE, 50, 25), (Multicolor.SHORT, 55, 30), (Multicolor.FULL, 60, 30)],
 )
 def test_1_deck_size_and_maximum_per_deck(multicolor, deck, max_score):
-    setup = GameSetup(players=2, multicolor=multicolor)
+    setup = GameSetup(players=2, options=GameOptions(multicolor=multicolor))
     assert setup.deck_size == deck
     assert setup.max_score == max_score
 
 
 @pytest.mark.parametrize("multicolor", list(Multicolor))
 def test_1_ten_cards_per_base_suit_1_1_1_2_2_3_3_4_4_5(multicolor):
-    setup = GameSetup(players=3, multicolor=multicolor)
+    setup = GameSetup(players=3, options=GameOptions(multicolor=multicolor))
     for color in BASE:
-        assert [setup.copies[Card(color, r).index] for r in range(1, 6)] == [3, 2, 2, 2, 1]
+        assert [setup.copies[Card(color, r).ordinal] for r in range(1, 6)] == [3, 2, 2, 2, 1]
 
 
 def test_1_short_multicolor_one_card_of_each_rank():
-    setup = GameSetup(players=3, multicolor=Multicolor.SHORT)
-    assert [setup.copies[Card(Color.MULTICOLOR, r).index] for r in range(1, 6)] == [1] * 5
+    setup = GameSetup(players=3, options=GameOptions(multicolor=Multicolor.SHORT))
+    assert [setup.copies[Card(Color.MULTICOLOR, r).ordinal] for r in range(1, 6)] == [1] * 5
 
 
 def test_1_full_multicolor_ten_cards_like_the_others():
-    setup = GameSetup(players=3, multicolor=Multicolor.FULL)
-    assert [setup.copies[Card(Color.MULTICOLOR, r).index] for r in range(1, 6)] == [3, 2, 2, 2, 1]
+    setup = GameSetup(players=3, options=GameOptions(multicolor=Multicolor.FULL))
+    assert [setup.copies[Card(Color.MULTICOLOR, r).ordinal] for r in range(1, 6)] == [3, 2, 2, 2, 1]
 
 
 def test_1_base_game_has_no_multicolor_card():
     setup = GameSetup(players=3)
     assert all(
-        setup.copies[card.index] == 0 for card in ALL_CARDS if card.color is Color.MULTICOLOR
+        setup.copies[card.ordinal] == 0 for card in ALL_CARDS if card.color is Color.MULTICOLOR
     )
     assert setup.colors == BASE
     assert setup.suit(Color.MULTICOLOR) is None
@@ -47,7 +48,7 @@ def test_1_base_game_has_no_multicolor_card():
 
 @pytest.mark.parametrize("multicolor", [Multicolor.SHORT, Multicolor.FULL])
 def test_1_multicolor_is_a_sixth_suit(multicolor):
-    setup = GameSetup(players=3, multicolor=multicolor)
+    setup = GameSetup(players=3, options=GameOptions(multicolor=multicolor))
     assert setup.colors == (*BASE, Color.MULTICOLOR)
     assert setup.suit(Color.MULTICOLOR).named_in_hints
 
@@ -78,7 +79,7 @@ def test_2_base_draw_pile_after_the_deal(players, pile):
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize(("multicolor", "deck"), [(Multicolor.SHORT, 55), (Multicolor.FULL, 60)])
 def test_2_draw_pile_is_deck_minus_players_times_hand_size(players, multicolor, deck):
-    setup = GameSetup(players=players, multicolor=multicolor)
+    setup = GameSetup(players=players, options=GameOptions(multicolor=multicolor))
     hand = 5 if players <= 3 else 4
     assert setup.initial_deck == deck - players * hand
 
@@ -125,11 +126,11 @@ def test_2_one_non_empty_name_per_seat(names):
 
 def test_6_wild_multicolor_needs_a_multicolor_suit():
     with pytest.raises(SetupError):
-        GameSetup(players=3, wild_multicolor=True)
+        GameSetup(players=3, options=GameOptions(wild_multicolor=True))
     for multicolor in (Multicolor.SHORT, Multicolor.FULL):
-        suit = GameSetup(players=3, multicolor=multicolor, wild_multicolor=True).suit(
-            Color.MULTICOLOR
-        )
+        suit = GameSetup(
+            players=3, options=GameOptions(multicolor=multicolor, wild_multicolor=True)
+        ).suit(Color.MULTICOLOR)
         assert not suit.named_in_hints
         assert suit.touched_by_every_color_hint
 
@@ -146,35 +147,40 @@ def test_6_wild_multicolor_needs_a_multicolor_suit():
     ],
 )
 def test_6_crowning_piece_combines_with_any_one_other_variant(options):
-    setup = GameSetup(players=3, crowning_piece=True, **options)
-    assert setup.crowning_piece
+    setup = GameSetup(players=3, options=GameOptions(crowning_piece=True, **options))
+    assert setup.options.crowning_piece
 
 
 @pytest.mark.parametrize("multicolor", [Multicolor.SHORT, Multicolor.FULL])
 def test_6_crowning_piece_refuses_two_other_variants(multicolor):
     with pytest.raises(SetupError):
-        GameSetup(players=3, crowning_piece=True, multicolor=multicolor, timed_display=True)
+        GameSetup(
+            players=3,
+            options=GameOptions(crowning_piece=True, multicolor=multicolor, timed_display=True),
+        )
 
 
 def test_6_other_variants_combine_freely_without_crowning_piece():
     setup = GameSetup(
         players=5,
-        multicolor=Multicolor.FULL,
-        wild_multicolor=True,
-        timed_display=True,
-        empty_clues=True,
-        strikeout_keeps_score=True,
+        options=GameOptions(
+            multicolor=Multicolor.FULL,
+            wild_multicolor=True,
+            timed_display=True,
+            empty_clues=True,
+            strikeout_keeps_score=True,
+        ),
     )
     assert setup.deck_size == 60
-    assert setup.variant_name() == (
+    assert setup.options.variant_name() == (
         "wild full multicolor, timed display, empty clues, strikeout keeps score"
     )
 
 
 def test_6_variant_names():
-    assert GameSetup(players=2).variant_name() == "base game"
+    assert GameOptions().variant_name() == "base game"
     assert (
-        GameSetup(players=2, multicolor=Multicolor.SHORT, crowning_piece=True).variant_name()
+        GameOptions(multicolor=Multicolor.SHORT, crowning_piece=True).variant_name()
         == "short multicolor, crowning piece"
     )
 
@@ -182,6 +188,6 @@ def test_6_variant_names():
 def test_setup_is_immutable_and_compares_by_value():
     setup = GameSetup(players=3)
     assert setup == GameSetup(players=3, names=("Player 1", "Player 2", "Player 3"))
-    assert setup != GameSetup(players=3, timed_display=True)
+    assert setup != GameSetup(players=3, options=GameOptions(timed_display=True))
     with pytest.raises(AttributeError):
         setup.players = 4

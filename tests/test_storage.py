@@ -30,7 +30,7 @@ from companion.storage import (
     UnknownGameError,
     default_data_dir,
 )
-from engine import Discard, Game, GameSetup, Hint, Multicolor, Play
+from engine import Discard, Game, GameOptions, GameSetup, Hint, Multicolor, Play
 from engine.cards import Card
 from engine.log import format_log, parse_log, replay_log
 from engine.table import SimulatedTable
@@ -148,7 +148,9 @@ def test_reopening_keeps_games_and_gives_no_notice(tmp_path):
 
 def test_a_game_is_stored_action_by_action_and_loaded_back(tmp_path):
     setup = GameSetup(
-        players=3, names=("Ann", "Bo", "Cy"), multicolor=Multicolor.SHORT, timed_display=True
+        players=3,
+        names=("Ann", "Bo", "Cy"),
+        options=GameOptions(multicolor=Multicolor.SHORT, timed_display=True),
     )
     actions = [
         Hint(to=1, rank=1, player=0),
@@ -183,9 +185,13 @@ def test_each_action_line_is_the_log_line(storage):
 def test_export_is_the_log_and_replays_to_the_same_position(storage):
     setups = [
         GameSetup(players=2),
-        GameSetup(players=4, first_player=2, multicolor=Multicolor.FULL, wild_multicolor=True),
-        GameSetup(players=3, timed_display=True, empty_clues=True),
-        GameSetup(players=5, crowning_piece=True, strikeout_keeps_score=True),
+        GameSetup(
+            players=4,
+            first_player=2,
+            options=GameOptions(multicolor=Multicolor.FULL, wild_multicolor=True),
+        ),
+        GameSetup(players=3, options=GameOptions(timed_display=True, empty_clues=True)),
+        GameSetup(players=5, options=GameOptions(crowning_piece=True, strikeout_keeps_score=True)),
     ]
     for seed, setup in enumerate(setups):
         game = played_game(setup, seed)
@@ -223,7 +229,7 @@ def test_finish_stores_the_result(tmp_path):
                 finished_at=stored.finished_at,
                 players=3,
                 names=("Ann", "Bo", "Cy"),
-                variant="base game",
+                options=GameOptions(),
                 score=game.score,
                 max_score=25,
                 rating=game.rating.value,
@@ -365,7 +371,7 @@ def test_history_is_newest_first_and_stats_count_finished_games_only(storage):
         (GameSetup(players=2), 11),
         (GameSetup(players=3), 12),
         (GameSetup(players=2), 13),
-        (GameSetup(players=3, multicolor=Multicolor.SHORT), 14),
+        (GameSetup(players=3, options=GameOptions(multicolor=Multicolor.SHORT)), 14),
         (GameSetup(players=2), 15),
         (GameSetup(players=3), 16),
     ]
@@ -384,18 +390,24 @@ def test_history_is_newest_first_and_stats_count_finished_games_only(storage):
             game.score,
             game.setup.names,
         )
-        assert row.variant == game.setup.variant_name()
+        assert row.options == game.setup.options
         assert row.max_score == game.setup.max_score
 
     groups = {}
     for game in games.values():
-        groups.setdefault((game.setup.players, game.setup.variant_name()), []).append(game.score)
+        groups.setdefault((game.setup.players, game.setup.options.code()), []).append(game.score)
     expected = [
-        StatsRow(players, variant, len(scores), max(scores), sum(scores) / len(scores))
-        for (players, variant), scores in sorted(groups.items())
+        StatsRow(
+            players,
+            GameOptions.from_code(code),
+            len(scores),
+            max(scores),
+            sum(scores) / len(scores),
+        )
+        for (players, code), scores in sorted(groups.items())
     ]
     assert storage.stats() == expected
-    assert [(row.players, row.variant, row.games) for row in expected] == [
+    assert [(row.players, row.options.variant_name(), row.games) for row in expected] == [
         (2, "base game", 3),
         (3, "base game", 2),
         (3, "short multicolor", 1),

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine import Game, GameSetup, Hint, Multicolor, SetupError
 from engine.log import format_log, replay_log
+from engine.options import OPTION_NAMES, GameOptions
 from engine.setup import MAX_FUSES, MAX_HINTS
 from engine.table import SimulatedTable
 
@@ -29,7 +30,8 @@ def setups(draw):
     }
     options["first_player"] = draw(st.integers(0, options["players"] - 1))
     try:
-        return GameSetup(**options)
+        variant = GameOptions(**{name: options.pop(name) for name in OPTION_NAMES})
+        return GameSetup(**options, options=variant)
     except SetupError:
         assume(False)
 
@@ -134,6 +136,6 @@ def test_events_agree_with_the_position(table):
         assert (event.card is None) == isinstance(event.action, Hint)
         if event.end is not None:
             assert not event.drew and game.end_reason is event.end
-        if game.setup.crowning_piece:
+        if game.setup.options.crowning_piece:
             assert after.final_round_turns_left is None
             assert not event.final_round_started

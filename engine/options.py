@@ -1,0 +1,328 @@
+"""The game's options (the variants) as one value: the single place that lists them.
+
+Every list of options in the project (the set-up screen's rows, the config's
+``[game]`` keys, the log header's keys, the labels, the stored variant)
+iterates over :data:`OPTION_NAMES`; a new variant flag is a new field here,
+its rule in ``engine/game.py`` and its label in ``companion/i18n.py``.
+
+A value may hold a combination the rules refuse (the set-up screen passes
+through them while the players choose); :meth:`GameOptions.check` says
+which rule, and :class:`engine.setup.GameSetup` checks on creation.
+
+>>> options = GameOptions(multicolor=Multicolor.SHORT, timed_display=True)
+>>> options.to_dict()
+{'multicolor': 'short', 'timed_display': True}
+>>> GameOptions.from_dict(options.to_dict()) == options
+True
+>>> options.code()
+'multicolor=short timed_display'
+>>> GameOptions.from_code(options.code()) == options
+True
+>>> GameOptions().code()
+'base'
+>>> options.variant_name()
+'short multicolor, timed display'
+>>> GameOptions(crowning_piece=True, multicolor=Multicolor.FULL, timed_display=True).check()
+Traceback (most recent call last):
+...
+engine.options.SetupError: the crowning piece combines with one other variant only
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from typing import ClassVar, Final
+
+from engine.cards import ALL_CARDS, Card, Color
+
+NORMAL_COPIES: Final = (3, 2, 2, 2, 1)
+SHORT_COPIES: Final = (1, 1, 1, 1, 1)
+
+#: A value of an option: a flag, or one of an enumeration's members.
+OptionValue = bool | Enum
+
+
+class SetupError(ValueError):
+    """A set-up the rules do not allow (player count, seats, variant mix).
+
+    ``code`` names the rule, for programs and for other languages:
+
+    >>> SetupError("crowning_one_variant", "...").code
+    'crowning_one_variant'
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Multicolor(Enum):
+    """The sixth suit: none, short (one card per rank) or full (ten cards)."""
+
+    NONE = "none"
+    SHORT = "short"
+    FULL = "full"
+
+
+@dataclass(frozen=True, slots=True)
+class SuitSpec:
+    """One suit in play, as data."""
+
+    color: Color
+    copies: tuple[int, int, int, int, int] = NORMAL_COPIES
+    #: A hint may name this colour (false for wild multicolor).
+    named_in_hints: bool = True
+    #: Every colour hint touches this suit's cards (wild multicolor).
+    touched_by_every_color_hint: bool = False
+
+
+def _about(sentence: str) -> dict[str, str]:
+    """A field's metadata: what the option does, in one English sentence."""
+    return {"doc": sentence}
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """The variants of one game; the defaults are the printed base game."""
+
+    multicolor: Multicolor = dataclasses.field(
+        default=Multicolor.NONE,
+        metadata=_about('Multicolor suit: "none", "short" (one card per rank) or "full" (10).'),
+    )
+    wild_multicolor: bool = dataclasses.field(
+        default=False,
+        metadata=_about("Multicolor cards answer every colour hint (needs multicolor)."),
+    )
+    crowning_piece: bool = dataclasses.field(
+        default=False,
+        metadata=_about("No final round: play on until the display is complete or lost."),
+    )
+    timed_display: bool = dataclasses.field(
+        default=False,
+        metadata=_about("A play may announce its colour: right, a hint back; wrong, a fuse."),
+    )
+    empty_clues: bool = dataclasses.field(
+        default=False, metadata=_about("A hint may touch no card.")
+    )
+    strikeout_keeps_score: bool = dataclasses.field(
+        default=False, metadata=_about("Losing the third fuse keeps the score instead of 0.")
+    )
+
+    #: English words of each option in a variant's name (the log and storage use codes).
+    _WORDS: ClassVar[dict[str, str]] = {
+        "crowning_piece": "crowning piece",
+        "timed_display": "timed display",
+        "empty_clues": "empty clues",
+        "strikeout_keeps_score": "strikeout keeps score",
+    }
+
+    # -- the options as data -------------------------------------------------
+
+    @staticmethod
+    def choices(name: str) -> tuple[OptionValue, ...]:
+        """The values an option takes, in the order the set-up screen cycles them.
+
+        >>> GameOptions.choices("timed_display")
+        (False, True)
+        >>> [m.value for m in GameOptions.choices("multicolor")]
+        ['none', 'short', 'full']
+        """
+        default = _DEFAULTS[name]
+        if isinstance(default, Enum):
+            return tuple(type(default))
+        return (False, True)
+
+    @staticmethod
+    def doc(name: str) -> str:
+        """One English sentence on what the option does (the config's comment)."""
+        return str(_FIELDS[name].metadata["doc"])
+
+    def value(self, name: str) -> OptionValue:
+        """The value of the option called ``name``."""
+        if name not in _FIELDS:
+            raise KeyError(f"no option called {name!r}")
+        value: OptionValue = getattr(self, name)
+        return value
+
+    def with_value(self, name: str, value: OptionValue) -> GameOptions:
+        """A copy with one option changed; ``SetupError`` if the value is not one of its choices."""
+        if name not in _FIELDS:
+            raise SetupError("unknown_option", f"unknown option {name!r}")
+        if type(value) is not type(_DEFAULTS[name]) or value not in self.choices(name):
+            raise SetupError("bad_option_value", f"{name} cannot be {value!r}")
+        return dataclasses.replace(self, **{name: value})
+
+    def cycled(self, name: str) -> GameOptions:
+        """A copy with the option moved on to its next choice (the set-up screen's OK).
+
+        >>> GameOptions().cycled("multicolor").multicolor
+        <Multicolor.SHORT: 'short'>
+        >>> GameOptions().cycled("empty_clues").empty_clues
+        True
+        """
+        choices = self.choices(name)
+        return self.with_value(name, choices[(choices.index(self.value(name)) + 1) % len(choices)])
+
+    @classmethod
+    def every(cls) -> list[GameOptions]:
+        """Every value the options can take, allowed or not (96 today).
+
+        >>> len(GameOptions.every())
+        96
+        """
+        everything = [cls()]
+        for name in OPTION_NAMES:
+            everything = [o.with_value(name, v) for o in everything for v in cls.choices(name)]
+        return everything
+
+    # -- the rules of combination --------------------------------------------
+
+    def effective(self) -> GameOptions:
+        """The options a game is played with: wild multicolor without multicolor is off."""
+        if self.wild_multicolor and self.multicolor is Multicolor.NONE:
+            return dataclasses.replace(self, wild_multicolor=False)
+        return self
+
+    def check(self) -> None:
+        """Raise :class:`SetupError` if the rules do not allow this combination."""
+        if self.wild_multicolor and self.multicolor is Multicolor.NONE:
+            raise SetupError(
+                "wild_needs_multicolor", "wild multicolor needs a multicolor suit (short or full)"
+            )
+        if (
+            self.crowning_piece
+            and (self.multicolor is not Multicolor.NONE) + self.timed_display > 1
+        ):
+            raise SetupError(
+                "crowning_one_variant", "the crowning piece combines with one other variant only"
+            )
+
+    # -- the deck --------------------------------------------------------------
+
+    def suits(self) -> tuple[SuitSpec, ...]:
+        """The suits in play, in colour order."""
+        return _deck(self.multicolor, self.wild_multicolor)[0]
+
+    def copies(self) -> tuple[int, ...]:
+        """Copies in the deck of each card, indexed by :attr:`Card.ordinal` (0: not in play)."""
+        return _deck(self.multicolor, self.wild_multicolor)[1]
+
+    def deck_cards(self) -> list[Card]:
+        """Every card of the deck, one entry per copy, colour by colour.
+
+        >>> [card.code() for card in GameOptions().deck_cards()][:6]
+        ['R1', 'R1', 'R1', 'R2', 'R2', 'R3']
+        >>> [len(GameOptions(multicolor=m).deck_cards()) for m in Multicolor]
+        [50, 55, 60]
+        """
+        return [
+            card for card, count in zip(ALL_CARDS, self.copies(), strict=True) for _ in range(count)
+        ]
+
+    # -- formats ---------------------------------------------------------------
+
+    def to_dict(self, *, defaults: bool = False) -> dict[str, str | bool]:
+        """The options that differ from the base game, as JSON values (the log header's);
+        with ``defaults``, every option."""
+        out: dict[str, str | bool] = {}
+        for name in OPTION_NAMES:
+            value = self.value(name)
+            if defaults or value != _DEFAULTS[name]:
+                out[name] = value.value if isinstance(value, Enum) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, obj: dict[str, object]) -> GameOptions:
+        """Options from JSON values (absent: the default); ``SetupError`` naming a bad key.
+
+        Keys that are not options are the caller's business and are ignored here.
+        """
+        return cls().updated(obj)
+
+    def updated(self, obj: dict[str, object]) -> GameOptions:
+        """A copy with the options in ``obj`` (JSON values) changed; ``SetupError`` if bad.
+
+        >>> GameOptions(empty_clues=True).updated({"multicolor": "full"}).code()
+        'multicolor=full empty_clues'
+        """
+        options = self
+        for name in OPTION_NAMES:
+            if name in obj:
+                options = options.with_value(name, _from_json(name, obj[name]))
+        return options
+
+    def code(self) -> str:
+        """A short stable text of the options: ``base`` or ``multicolor=short timed_display``."""
+        parts = []
+        for name, value in self.to_dict().items():
+            parts.append(name if value is True else f"{name}={value}")
+        return " ".join(parts) or "base"
+
+    @classmethod
+    def from_code(cls, code: str) -> GameOptions:
+        """Parse :meth:`code`'s text; ``SetupError`` if it is not one."""
+        if code == "base":
+            return cls()
+        obj: dict[str, object] = {}
+        for part in code.split(" "):
+            name, sep, value = part.partition("=")
+            obj[name] = value if sep else True
+        if not obj.keys() <= set(OPTION_NAMES):
+            raise SetupError("unknown_option", f"{code!r} is not a set of options")
+        return cls.from_dict(obj)
+
+    def variant_name(self) -> str:
+        """A short English description, e.g. ``"short multicolor, timed display"``."""
+        parts = []
+        for name in self.to_dict():
+            if name == "multicolor":
+                wild = "wild " if self.wild_multicolor else ""
+                parts.append(f"{wild}{self.multicolor.value} multicolor")
+            elif name != "wild_multicolor":
+                parts.append(self._WORDS[name])
+        return ", ".join(parts) or "base game"
+
+
+_FIELDS = {field.name: field for field in dataclasses.fields(GameOptions)}
+_DEFAULTS: dict[str, OptionValue] = {
+    name: field.default for name, field in _FIELDS.items() if isinstance(field.default, bool | Enum)
+}
+
+#: Every option, in the order the set-up screen, the config and the log list them.
+OPTION_NAMES: Final[tuple[str, ...]] = tuple(_FIELDS)
+
+
+def _from_json(name: str, value: object) -> OptionValue:
+    default = _DEFAULTS[name]
+    if isinstance(default, Enum):
+        for member in type(default):
+            if member.value == value:
+                return member
+        *others, last = (f'"{member.value}"' for member in type(default))
+        raise SetupError("bad_option_value", f"{name} must be {', '.join(others)} or {last}")
+    if not isinstance(value, bool):
+        raise SetupError("bad_option_value", f"{name} must be true or false")
+    return value
+
+
+@cache
+def _deck(multicolor: Multicolor, wild: bool) -> tuple[tuple[SuitSpec, ...], tuple[int, ...]]:
+    """The suits in play and the copies of each card (one per variant)."""
+    suits = [SuitSpec(color) for color in Color if color is not Color.MULTICOLOR]
+    if multicolor is not Multicolor.NONE:
+        suits.append(
+            SuitSpec(
+                Color.MULTICOLOR,
+                SHORT_COPIES if multicolor is Multicolor.SHORT else NORMAL_COPIES,
+                named_in_hints=not wild,
+                touched_by_every_color_hint=wild,
+            )
+        )
+    copies = [0] * len(ALL_CARDS)
+    for suit in suits:
+        for rank, count in enumerate(suit.copies, start=1):
+            copies[Card(suit.color, rank).ordinal] = count
+    return tuple(suits), tuple(copies)
