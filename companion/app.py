@@ -38,7 +38,7 @@ from companion.display import Display, video_driver
 from companion.keys import key_event, text_key_event
 from companion.screens import Renderer, Target
 from companion.sleeping import Sleeper
-from companion.storage import Storage
+from companion.storage import GameStatus, Storage
 from engine.game import Game
 from hardware.events import InputEvent, Key, Press, Tap, TypeText
 
@@ -67,9 +67,9 @@ def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]
     game = None
     if game_id is not None:
         stored = storage.load(game_id)
-        if stored.status in ("playing", "over"):
+        if stored.status in (GameStatus.PLAYING, GameStatus.OVER):
             game = Game.replay(stored.setup, stored.actions)
-            if game.is_over and stored.status == "playing":
+            if game.is_over and stored.status is GameStatus.PLAYING:
                 storage.finish(game_id, game)  # the power went between the last action and this
         else:
             game_id = None
@@ -164,10 +164,10 @@ class App:
                 events = pygame.event.get()
             else:
                 events = [pygame.event.wait(timeout_ms), *pygame.event.get()]
-        for event in events:
-            self.handle_pygame_event(event)
-        for event in self.inbox.drain():
-            self.dispatch(event)
+        for pygame_event in events:
+            self.handle_pygame_event(pygame_event)
+        for input_event in self.inbox.drain():
+            self.dispatch(input_event)
         if self.dirty:
             self.draw()
 

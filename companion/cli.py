@@ -254,7 +254,8 @@ def history_command(args: argparse.Namespace) -> int:
         print(f"{'game':>4}  {'finished':<20} {'players':<28} {'variant':<22} score  rating")
         for row in rows:
             players = ", ".join(row.names)
-            rating = row.rating or (row.outcome or "")
+            result = row.rating or row.outcome
+            rating = "" if result is None else result.value
             print(
                 f"{row.id:>4}  {(row.finished_at or row.started_at)[:19]:<20} {players:<28.28} "
                 f"{row.options.variant_name():<22.22} {row.score:>2}/{row.max_score:<2}  {rating}"

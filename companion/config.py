@@ -265,7 +265,9 @@ class _Checker:
 
     # -- typed getters: the value, or the default after reporting a problem --
 
-    def section(self, document: dict[str, Any], name: str, known: tuple[str, ...]) -> dict:
+    def section(
+        self, document: dict[str, Any], name: str, known: tuple[str, ...]
+    ) -> dict[str, Any]:
         table = document.get(name, {})
         if not isinstance(table, dict):
             self.problem(name, None, "must be a section ([" + name + "])")
@@ -277,7 +279,7 @@ class _Checker:
 
     def get(
         self,
-        table: dict,
+        table: dict[str, Any],
         section: str,
         key: str,
         default: Any,
@@ -309,7 +311,7 @@ class _Checker:
             return None
         return Config(screen=screen, game=game, gpio=gpio, scanner=scanner, source=path)
 
-    def screen(self, table: dict) -> ScreenConfig:
+    def screen(self, table: dict[str, Any]) -> ScreenConfig:
         s = "screen"
         size_text = self.get(table, s, "size", "480x320", _check_size)
         width, height = (int(part) for part in size_text.lower().split("x"))
@@ -320,7 +322,7 @@ class _Checker:
             language=self.get(table, s, "language", "en", _one_of(LANGUAGES)),
         )
 
-    def game(self, table: dict) -> GameConfig:
+    def game(self, table: dict[str, Any]) -> GameConfig:
         s = "game"
         defaults = GameOptions().to_dict(defaults=True)
         values = {
@@ -332,7 +334,7 @@ class _Checker:
             options=GameOptions.from_dict(values),
         )
 
-    def gpio(self, table: dict) -> GpioConfig:
+    def gpio(self, table: dict[str, Any]) -> GpioConfig:
         s = "gpio"
         problems_before = len(self.problems)
         defaults = PanelPins()
@@ -373,7 +375,7 @@ class _Checker:
             for number in numbers:
                 seen.setdefault(number, key)
 
-    def scanner(self, table: dict) -> ScannerConfig | None:
+    def scanner(self, table: dict[str, Any]) -> ScannerConfig | None:
         s = "scanner"
         port = self.get(table, s, "port", None, _check_text("a device path like /dev/serial0"))
         if "port" not in table:

@@ -23,9 +23,10 @@ controller.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from enum import Enum
-from typing import Any
+from enum import Enum, StrEnum
+from typing import TYPE_CHECKING, Any
 
 from companion import i18n
 from companion.i18n import LANGUAGES
@@ -49,6 +50,12 @@ from hardware.events import (
     TypeText,
 )
 
+if TYPE_CHECKING:
+    from companion.storage import HistoryRow, StatsRow
+
+    #: The history screen's data: the finished games, newest first, and the statistics.
+    History = tuple[list[HistoryRow], list[StatsRow]]
+
 MAX_NAME_LENGTH = 12
 
 
@@ -63,6 +70,16 @@ class Screen(Enum):
     MENU = "menu"
     HISTORY = "history"
     HELP = "help"
+
+
+class EntryStep(StrEnum):
+    """What the entry screen asks for next."""
+
+    KIND = "kind"  # play or discard? (a card was scanned first)
+    COLOR = "color"
+    RANK = "rank"
+    ANNOUNCE = "announce"  # the colour announced (timed display)
+    CONFIRM = "confirm"
 
 
 class EntryKind(Enum):
@@ -258,7 +275,7 @@ class Controller:
         draft: SetupDraft,
         game: Game | None = None,
         *,
-        clock: Any = None,
+        clock: Callable[[], str] | None = None,
     ) -> None:
         self.draft = draft
         self.game = game
@@ -279,11 +296,22 @@ class Controller:
         self.focus = SETUP_ROWS.index("start")
         self.menu_focus = 0
         self.editing_name: int | None = None
-        self.history: Any = None  # filled by the app after LoadHistory
+        self.history: History | None = None  # filled by the app after LoadHistory
         self.scroll = 0  # the first row shown on the history and help screens
         self.page = 0  # the game screen's page at small sizes (0: table, 1: discards)
         self._return_to = Screen.GAME
         self._clock = clock
+        #: Which method handles the input on each screen.
+        self._handlers: dict[Screen, Callable[[InputEvent], list[Effect]]] = {
+            Screen.SETUP: self._on_setup,
+            Screen.GAME: self._on_game,
+            Screen.ENTRY: self._on_entry,
+            Screen.UNDO: self._on_undo,
+            Screen.END: self._on_end,
+            Screen.MENU: self._on_menu,
+            Screen.HISTORY: self._on_history,
+            Screen.HELP: self._on_help,
+        }
 
     # -- reading -----------------------------------------------------------
 
@@ -311,29 +339,29 @@ class Controller:
         """True while a name is being typed (the keyboard then sends text)."""
         return self.editing_name is not None
 
-    def entry_step(self) -> str | None:
-        """Which part of the entry is asked: "kind", "color", "rank", "announce", "confirm"."""
+    def entry_step(self) -> EntryStep | None:
+        """Which part of the entry is asked; None when no entry is under way."""
         entry = self.entry
         if entry is None:
             return None
         if entry.choosing_announce:
-            return "announce"
+            return EntryStep.ANNOUNCE
         if entry.color is None:
-            return "color"
+            return EntryStep.COLOR
         if entry.rank is None:
-            return "rank"
+            return EntryStep.RANK
         if entry.kind is None:
-            return "kind"
-        return "confirm"
+            return EntryStep.KIND
+        return EntryStep.CONFIRM
 
     def soft_choices(self) -> list[object]:
         """What each soft key picks on the entry screen, in button order."""
         step = self.entry_step()
         if self.game is None or step is None:
             return []
-        if step in ("color", "announce"):
+        if step in (EntryStep.COLOR, EntryStep.ANNOUNCE):
             return list(self.game.setup.colors)
-        if step == "rank":
+        if step is EntryStep.RANK:
             return [1, 2, 3, 4, 5]
         return []
 
@@ -361,8 +389,7 @@ class Controller:
                 self.screen = Screen.HELP
                 self.scroll = 0
             return []
-        handler = getattr(self, f"_on_{self.screen.value}")
-        return handler(event)
+        return self._handlers[self.screen](event)
 
     # set-up
 
@@ -496,19 +523,19 @@ class Controller:
             key = event.key
             if key is Key.BACK:
                 return self._cancel_entry()
-            if step == "kind" and key in (Key.PLAY, Key.DISCARD):
+            if step is EntryStep.KIND and key in (Key.PLAY, Key.DISCARD):
                 # Scanned first: the press says what was done with the card, and records it.
                 entry.kind = EntryKind.PLAY if key is Key.PLAY else EntryKind.DISCARD
                 effects = self._confirm_entry()
                 if isinstance(self.message, Refused):
                     entry.kind = None  # still "play or discard?": the other may be legal
                 return effects
-            if step == "confirm" and key is Key.OK:
+            if step is EntryStep.CONFIRM and key is Key.OK:
                 return self._confirm_entry()
             announcing = game.setup.options.timed_display and entry.kind is EntryKind.PLAY
-            if step == "confirm" and key is Key.PREVIOUS and announcing:
+            if step is EntryStep.CONFIRM and key is Key.PREVIOUS and announcing:
                 entry.choosing_announce = True
-            elif step == "confirm" and key is Key.NEXT and announcing:
+            elif step is EntryStep.CONFIRM and key is Key.NEXT and announcing:
                 entry.announce = None
             elif key in SOFT_KEYS:
                 choices = self.soft_choices()

@@ -3,10 +3,10 @@
 Pure (key names as pygame spells them, no pygame import), so USB keypads and
 tests rely on one table.
 
->>> from companion.controller import Screen
+>>> from companion.controller import EntryStep, Screen
 >>> key_event("p", Screen.GAME, entry_step=None)
 Press(key=<Key.PLAY: 'play'>)
->>> key_event("r", Screen.ENTRY, entry_step="color")
+>>> key_event("r", Screen.ENTRY, entry_step=EntryStep.COLOR)
 ChooseColor(color=<Color.RED: 0>)
 >>> key_event("3", Screen.SETUP, entry_step=None)
 ChooseNumber(number=3)
@@ -14,7 +14,7 @@ ChooseNumber(number=3)
 
 from __future__ import annotations
 
-from companion.controller import Screen
+from companion.controller import EntryStep, Screen
 from engine.cards import Color
 from hardware.events import ChooseColor, ChooseNumber, ChooseRank, InputEvent, Key, Press
 
@@ -45,13 +45,13 @@ GAME = {
 }
 
 
-def key_event(name: str, screen: Screen, *, entry_step: str | None) -> InputEvent | None:
+def key_event(name: str, screen: Screen, *, entry_step: EntryStep | None) -> InputEvent | None:
     """The input event of a key press on ``screen`` (None: the key means nothing there)."""
     name = name.lower()
     if name.startswith("[") and name.endswith("]"):  # keypad digits: "[3]"
         name = name[1:-1]
     if screen is Screen.ENTRY:
-        if name in COLOR_LETTERS and entry_step in ("color", "announce", "rank", "confirm"):
+        if name in COLOR_LETTERS and entry_step is not None and entry_step is not EntryStep.KIND:
             return ChooseColor(COLOR_LETTERS[name])
         if name in ("1", "2", "3", "4", "5"):
             return ChooseRank(int(name))
@@ -59,7 +59,7 @@ def key_event(name: str, screen: Screen, *, entry_step: str | None) -> InputEven
             return Press(Key.PREVIOUS)
         if name in ("backspace", "u"):
             return Press(Key.BACK)
-        if entry_step == "kind" and name in ("p", "d"):
+        if entry_step is EntryStep.KIND and name in ("p", "d"):
             return GAME[name]
         if name == "m":
             return None  # "m" is multicolor while entering a card

@@ -21,6 +21,7 @@ from companion.controller import (
     SOFT_KEYS,
     Controller,
     EntryKind,
+    EntryStep,
     Happened,
     Info,
     Refused,
@@ -595,13 +596,16 @@ class Renderer:
             card_rect.right + 3 * pad, body_top, w - card_rect.right - 5 * pad, card_h
         )
         step = controller.entry_step()
-        prompt = {
-            "color": i18n.tr(lang, "entry_pick_color"),
-            "announce": i18n.tr(lang, "entry_pick_color"),
-            "rank": i18n.tr(lang, "entry_pick_rank"),
-            "confirm": i18n.tr(lang, "entry_confirm"),
-            "kind": "",
-        }.get(step or "", "")
+        prompt = (
+            {
+                EntryStep.COLOR: i18n.tr(lang, "entry_pick_color"),
+                EntryStep.ANNOUNCE: i18n.tr(lang, "entry_pick_color"),
+                EntryStep.RANK: i18n.tr(lang, "entry_pick_rank"),
+                EntryStep.CONFIRM: i18n.tr(lang, "entry_confirm"),
+            }.get(step, "")
+            if step is not None
+            else ""
+        )
         line_h = info.height // 3
         if isinstance(controller.preview, IllegalAction):
             prompt = i18n.tr(lang, "refused")
@@ -650,7 +654,9 @@ class Renderer:
                 )
                 self.targets.append((tile, event))
         elif (
-            game.setup.options.timed_display and step == "confirm" and entry.kind is EntryKind.PLAY
+            game.setup.options.timed_display
+            and step is EntryStep.CONFIRM
+            and entry.kind is EntryKind.PLAY
         ):
             announced = (
                 i18n.tr(lang, "entry_announce", color=i18n.color_name(lang, entry.announce))
@@ -666,13 +672,13 @@ class Renderer:
 
         bar = pygame.Rect(pad, h - btn_h - pad, w - 2 * pad, btn_h)
         cancel = (i18n.tr(lang, "cancel"), Press(Key.BACK))
-        if step == "kind":
+        if step is EntryStep.KIND:
             buttons = [
                 ("Play" if lang == "en" else "Poser", Press(Key.PLAY)),
                 ("Discard" if lang == "en" else "Défausser", Press(Key.DISCARD)),
                 cancel,
             ]
-        elif step == "confirm":
+        elif step is EntryStep.CONFIRM:
             buttons = [cancel]
             if game.setup.options.timed_display and entry.kind is EntryKind.PLAY:
                 buttons.append(("Annonce" if lang == "fr" else "Announce", Press(Key.PREVIOUS)))
@@ -969,17 +975,17 @@ class Renderer:
                 pygame.Rect(pad, y, w - 2 * pad, line),
                 color=DIM,
             )
-        for row in games[controller.scroll :]:
+        for game_row in games[controller.scroll :]:
             if y + line > bottom:
                 break
-            when = _short_date(row.finished_at or row.started_at)
+            when = _short_date(game_row.finished_at or game_row.started_at)
             rating = (
-                i18n.rating_title(lang, _rating(row.rating))
-                if row.rating
+                i18n.rating_title(lang, game_row.rating)
+                if game_row.rating
                 else i18n.tr(lang, "lost")
             )
-            variant = i18n.variant_name(lang, row.options)
-            text = f"{when}  {row.players}P  {variant}  {row.score}  {rating}"
+            variant = i18n.variant_name(lang, game_row.options)
+            text = f"{when}  {game_row.players}P  {variant}  {game_row.score}  {rating}"
             self.text(surface, text, int(line * 0.7), pygame.Rect(pad, y, w - 2 * pad, line))
             y += line
         self.button_bar(
@@ -1001,7 +1007,7 @@ class Renderer:
         line = max(area.height // len(rows), min(24, area.height // 4))
         fits = max(1, area.height // line)
         first = min(controller.scroll, max(0, len(rows) - fits))  # NEXT / PREVIOUS scroll
-        for i, (keys, buttons, meaning) in enumerate(rows[first : first + fits]):
+        for i, (keys, button_names, meaning) in enumerate(rows[first : first + fits]):
             y = area.top + i * line
             self.text(
                 surface,
@@ -1012,7 +1018,7 @@ class Renderer:
             )
             self.text(
                 surface,
-                buttons,
+                button_names,
                 int(line * 0.62),
                 pygame.Rect(area.left + area.width * 0.28, y, area.width * 0.27, line),
                 color=HINT_BLUE,
@@ -1066,12 +1072,6 @@ def _short_date(stamp: str | None) -> str:
         return datetime.fromisoformat(stamp).strftime("%d/%m %H:%M")
     except ValueError:
         return stamp[:16]
-
-
-def _rating(value: str) -> object:
-    from engine.game import Rating
-
-    return Rating(value)
 
 
 __all__ = ["Card", "Renderer", "Target"]

@@ -37,14 +37,15 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from functools import cache
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from engine.actions import Action, Discard, Hint, Play
 from engine.errors import IllegalAction
-from engine.game import Game
+from engine.game import EndReason, Game, Outcome, Rating
 from engine.log import (
     LogFormatError,
     action_to_dict,
@@ -77,9 +78,16 @@ SCHEMA_VERSION: Final = 1
 BUSY_TIMEOUT_MS: Final = 5000
 """How long a statement waits for another connection's lock before failing."""
 
-PLAYING: Final = "playing"
-OVER: Final = "over"
-ABANDONED: Final = "abandoned"
+
+class GameStatus(StrEnum):
+    """Where a stored game stands (the ``status`` column)."""
+
+    PLAYING = "playing"
+    OVER = "over"
+    ABANDONED = "abandoned"
+
+
+PLAYING, OVER, ABANDONED = GameStatus.PLAYING, GameStatus.OVER, GameStatus.ABANDONED
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _HEADER_SIZE = 100
@@ -151,7 +159,7 @@ class StoredGame:
     id: int
     setup: GameSetup
     actions: list[Action]
-    status: str
+    status: GameStatus
     started_at: str
     finished_at: str | None
 
@@ -173,9 +181,9 @@ class HistoryRow:
     score: int
     #: The perfect score of the variant (25 or 30), for "21 / 25".
     max_score: int
-    rating: str | None
-    outcome: str | None
-    end_reason: str | None
+    rating: Rating | None
+    outcome: Outcome | None
+    end_reason: EndReason | None
 
 
 @dataclass(frozen=True)
@@ -443,7 +451,7 @@ class Storage:
     def latest_game_id(self) -> int | None:
         """The id of the most recently started game, whatever its status; None if none."""
         with self._transaction("look for the latest game", write=False) as db:
-            (game_id,) = db.execute("SELECT MAX(id) FROM games").fetchone()
+            game_id: int | None = db.execute("SELECT MAX(id) FROM games").fetchone()[0]
         return game_id
 
     def export(self, game_id: int) -> str:
@@ -472,9 +480,9 @@ class Storage:
                 options=setup.options,
                 score=score,
                 max_score=max_score,
-                rating=rating,
-                outcome=outcome,
-                end_reason=end_reason,
+                rating=_result(game_id, Rating, rating),
+                outcome=_result(game_id, Outcome, outcome),
+                end_reason=_result(game_id, EndReason, end_reason),
             )
             for (
                 game_id,
@@ -578,22 +586,21 @@ class Storage:
         status, started_at, finished_at = row
         header, lines = _log_rows(db, game_id)
         setup, actions = _parse_game(game_id, header, lines)
-        return StoredGame(game_id, setup, actions, status, started_at, finished_at)
+        return StoredGame(game_id, setup, actions, GameStatus(status), started_at, finished_at)
 
 
 # -- reading stored logs -------------------------------------------------------
 
 
-def _status(db: sqlite3.Connection, game_id: int) -> str:
+def _status(db: sqlite3.Connection, game_id: int) -> GameStatus:
     row = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise UnknownGameError(f"There is no stored game {game_id}")
-    status: str = row[0]
-    return status
+    return GameStatus(row[0])  # the schema's CHECK allows no other value
 
 
-def _status_words(status: str) -> str:
-    return {OVER: "over", ABANDONED: "abandoned"}.get(status, status)
+def _status_words(status: GameStatus) -> str:
+    return status.value
 
 
 def _log_rows(db: sqlite3.Connection, game_id: int) -> tuple[str, list[str]]:
@@ -608,6 +615,21 @@ def _log_rows(db: sqlite3.Connection, game_id: int) -> tuple[str, list[str]]:
                 f"Stored game {game_id} is damaged: action {expected} is missing"
             )
     return header, [line for _, line in rows]
+
+
+_Result = TypeVar("_Result", Rating, Outcome, EndReason)
+
+
+def _result(game_id: int, kind: type[_Result], value: str | None) -> _Result | None:
+    """A stored rating, outcome or end reason as its type; None stays None."""
+    if value is None:
+        return None
+    try:
+        return kind(value)
+    except ValueError:
+        raise DamagedGameError(
+            f"Stored game {game_id} is damaged: {value!r} is not a {kind.__name__}"
+        ) from None
 
 
 def _options_of_variant(text: str) -> GameOptions:

@@ -71,7 +71,7 @@ class Rating(Enum):
 
 
 def rating_for(score: int, max_score: int) -> Rating:
-    """The band of a score (RULES.md section 5).
+    """The band of a score (docs/rules.md section 5).
 
     >>> rating_for(5, 25).value, rating_for(21, 25).value, rating_for(25, 25).value
     ('horrible', 'amazing', 'legendary')
@@ -362,15 +362,14 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
             f"It is {names[player]}'s turn, not {names[claimed]}'s", player=player, claimed=claimed
         )
     hands = position.hands
-    kind = type(action)
-    if kind is Hint:
+    if isinstance(action, Hint):
         _check_hint(setup, position, action, player)
         return
-    if kind is not Play and kind is not Discard:
+    if not isinstance(action, (Play, Discard)):
         raise TypeError(f"not an action: {action!r}")
     if hands[player] == 0:
         raise errors.EmptyHand()
-    if kind is Discard and position.hints >= MAX_HINTS:
+    if isinstance(action, Discard) and position.hints >= MAX_HINTS:
         raise errors.HintTokensFull()
     card = action.card
     index = card[0] * 5 + card[1] - 1  # Card.ordinal, without the property call
@@ -388,7 +387,7 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
             card=card,
             copies=copies,
         )
-    if kind is Play and action.announce is not None:
+    if isinstance(action, Play) and action.announce is not None:
         if not setup.options.timed_display:
             raise errors.AnnounceNotAllowed()
         if setup.suit(action.announce) is None:
@@ -444,7 +443,7 @@ def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
     end: EndReason | None = None
     hands = position.hands
 
-    if type(action) is Hint:
+    if isinstance(action, Hint):
         kind = EventKind.HINT
         position.hints -= 1
         hints_change = -1
@@ -455,7 +454,7 @@ def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
         hands[player] -= 1
         position.seen[index] += 1
         hints_change = 0
-        if type(action) is Discard:
+        if isinstance(action, Discard):
             kind = EventKind.DISCARD
             position.discards.append(card)
             position.hints += 1

@@ -34,7 +34,7 @@ import dataclasses
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from engine.cards import ALL_CARDS, Card, Color
 
@@ -153,7 +153,8 @@ class GameOptions:
             raise SetupError("unknown_option", f"unknown option {name!r}")
         if type(value) is not type(_DEFAULTS[name]) or value not in self.choices(name):
             raise SetupError("bad_option_value", f"{name} cannot be {value!r}")
-        return dataclasses.replace(self, **{name: value})
+        changes: dict[str, Any] = {name: value}
+        return dataclasses.replace(self, **changes)
 
     def cycled(self, name: str) -> GameOptions:
         """A copy with the option moved on to its next choice (the set-up screen's OK).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import time
 import tty
@@ -11,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from needs import need_tool
 
 
 @pytest.fixture
@@ -66,10 +66,7 @@ class SerialCable:
 @pytest.fixture
 def cable(tmp_path: Path) -> Iterator[SerialCable]:
     """An unplugged cable; socat missing skips the test, or fails it in CI."""
-    if shutil.which("socat") is None:
-        if os.environ.get("CI"):
-            pytest.fail("socat is missing: .ci/run must install it")
-        pytest.skip("socat is not installed")
+    need_tool("socat")
     serial_cable = SerialCable(tmp_path)
     try:
         yield serial_cable

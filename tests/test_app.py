@@ -19,6 +19,7 @@ from companion.display import open_display
 from companion.storage import Storage
 from engine import Card, GameSetup, Play
 from engine.cards import Color
+from engine.game import Outcome
 from engine.log import parse_log
 from hardware.events import ChooseColor, ChooseRank, Key, Press, Tap
 
@@ -117,7 +118,7 @@ def test_resume_finishes_a_game_whose_end_was_not_recorded(tmp_path):
         storage.append_action(game_id, Play(Card.from_code(code)))
     controller, resumed_id = resume(storage, SetupDraft())
     assert resumed_id == game_id and controller.screen is Screen.END
-    assert [row.outcome for row in storage.history()] == ["lost"]
+    assert [row.outcome for row in storage.history()] == [Outcome.LOST]
     storage.close()
 
 

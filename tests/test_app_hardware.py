@@ -29,6 +29,7 @@ from companion.display import open_display
 from companion.storage import Storage
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import Card, Color
+from engine.game import EndReason, Outcome
 from engine.log import format_log, parse_log, replay_log
 from hardware.buttons import BEEP_PATTERNS, ButtonPanel, PanelPins
 from hardware.scanner import CardScanner, rdm6300_frame
@@ -427,8 +428,8 @@ def test_storm_by_scans_and_play_presses_ends_the_game_by_itself(table):
     history = table.storage.history()
     assert [row.id for row in history] == [game_id]
     assert (history[0].outcome, history[0].end_reason, history[0].score) == (
-        "lost",
-        "strikeout",
+        Outcome.LOST,
+        EndReason.STRIKEOUT,
         0,
     )
     exported = table.storage.export(game_id)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from needs import need_tool
 
 from engine.log import parse_log, replay_log
 
@@ -24,17 +24,10 @@ pytestmark = pytest.mark.xvfb
 COMMAND = [sys.executable, "-m", "companion.cli"]
 
 
-def _need(tool: str) -> None:
-    if shutil.which(tool) is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{tool} is missing: .ci/run must install it")
-        pytest.skip(f"{tool} is not installed")
-
-
 @pytest.fixture(scope="module")
 def xvfb() -> Iterator[dict[str, str]]:
-    _need("Xvfb")
-    _need("xdotool")
+    need_tool("Xvfb")
+    need_tool("xdotool")
     read, write = os.pipe()
     server = subprocess.Popen(
         ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],

@@ -1,4 +1,4 @@
-"""Cards and colours (RULES.md section 1; GAME-LOG.md "Actions": card spelling)."""
+"""Cards and colours (docs/rules.md section 1; GAME-LOG.md "Actions": card spelling)."""
 
 import pytest
 

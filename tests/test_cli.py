@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from needs import unavailable
 
 from companion.cli import main
 from engine import GameSetup, Multicolor
@@ -145,7 +146,7 @@ def test_replay_file_that_is_not_utf8_is_exit_2(tmp_path):
 def test_replay_installed_script():
     script = ROOT / ".venv" / "bin" / "hanabi-companion"
     if not script.exists():
-        pytest.skip("the console script is not installed in .venv")
+        unavailable("the console script is not installed in .venv")
     run = subprocess.run(
         [str(script), "replay", str(LOGS / "storm.jsonl")], capture_output=True, text=True
     )

@@ -1,9 +1,9 @@
-"""The controller, told as stories of a table (RULES.md sections 2-7 and the input contract).
+"""The controller, told as stories of a table (docs/rules.md sections 2-7 and the input contract).
 
 Each test drives a :class:`Controller` with the input events the keyboard, the
 GPIO buttons or the scanner would send, and checks the screens and the effects
 the app must carry out. A test's name says the rule or the contract it checks:
-``test_3_...`` is RULES.md section 3, ``test_keys_...`` the keyboard contract,
+``test_3_...`` is docs/rules.md section 3, ``test_keys_...`` the keyboard contract,
 ``test_buttons_...`` the GPIO soft keys, ``test_scanner_...`` the card scanner.
 """
 

@@ -1,4 +1,4 @@
-"""Refusals (RULES.md section 7: a refused action says why, in words a player understands)."""
+"""Refusals (docs/rules.md section 7: a refused action says why, in words a player understands)."""
 
 import inspect
 

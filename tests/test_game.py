@@ -1,6 +1,6 @@
-"""The rules, one test per rule and per refusal (RULES.md sections 3 to 7).
+"""The rules, one test per rule and per refusal (docs/rules.md sections 3 to 7).
 
-Each test name starts with the RULES.md section it checks. Positions are built
+Each test name starts with the docs/rules.md section it checks. Positions are built
 by applying real actions; a few refusals that need an unusual position (an
 empty hand) use a hand-built :class:`Position`, said so in the docstring.
 """
@@ -596,7 +596,7 @@ def test_6_crowning_piece_third_fuse_loses():
 
 
 def test_6_crowning_piece_perfect_is_won_and_rated_legendary():
-    """RULES.md 6: no scale, perfect or lost; GAME-LOG.md: rating is null only when lost
+    """docs/rules.md 6: no scale, perfect or lost; GAME-LOG.md: rating is null only when lost
     or playing. The perfect display carries its band, which says "perfect"."""
     game = new(crowning_piece=True)
     event = _perfect(game)

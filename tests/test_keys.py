@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.controller import Screen
+from companion.controller import EntryStep, Screen
 from companion.keys import key_event, text_key_event
 from engine.cards import Color
 from hardware.events import ChooseColor, ChooseNumber, ChooseRank, Key, Press
@@ -36,28 +36,28 @@ def test_game_keys(name, key):
 def test_entry_colour_letters(letter):
     """ "m" is multicolor while entering a card, not the menu."""
     expected = ChooseColor(Color.from_letter(letter))
-    assert key_event(letter, Screen.ENTRY, entry_step="color") == expected
+    assert key_event(letter, Screen.ENTRY, entry_step=EntryStep.COLOR) == expected
 
 
 @pytest.mark.parametrize("rank", ["1", "2", "3", "4", "5"])
 def test_entry_ranks(rank):
-    assert key_event(rank, Screen.ENTRY, entry_step="rank") == ChooseRank(int(rank))
+    assert key_event(rank, Screen.ENTRY, entry_step=EntryStep.RANK) == ChooseRank(int(rank))
 
 
 def test_entry_return_confirms_and_escape_cancels():
-    assert key_event("return", Screen.ENTRY, entry_step="confirm") == Press(Key.OK)
-    assert key_event("escape", Screen.ENTRY, entry_step="confirm") == Press(Key.BACK)
-    assert key_event("backspace", Screen.ENTRY, entry_step="rank") == Press(Key.BACK)
+    assert key_event("return", Screen.ENTRY, entry_step=EntryStep.CONFIRM) == Press(Key.OK)
+    assert key_event("escape", Screen.ENTRY, entry_step=EntryStep.CONFIRM) == Press(Key.BACK)
+    assert key_event("backspace", Screen.ENTRY, entry_step=EntryStep.RANK) == Press(Key.BACK)
 
 
 def test_entry_game_keys_are_not_soft_keys():
     """While a card is entered, h does nothing: it must not pick a soft-key choice."""
-    assert key_event("h", Screen.ENTRY, entry_step="color") is None
+    assert key_event("h", Screen.ENTRY, entry_step=EntryStep.COLOR) is None
 
 
 def test_scanned_card_p_or_d_says_what_was_done():
-    assert key_event("p", Screen.ENTRY, entry_step="kind") == Press(Key.PLAY)
-    assert key_event("d", Screen.ENTRY, entry_step="kind") == Press(Key.DISCARD)
+    assert key_event("p", Screen.ENTRY, entry_step=EntryStep.KIND) == Press(Key.PLAY)
+    assert key_event("d", Screen.ENTRY, entry_step=EntryStep.KIND) == Press(Key.DISCARD)
 
 
 def test_undo_works_from_the_end_screen_and_return_confirms():
@@ -67,7 +67,7 @@ def test_undo_works_from_the_end_screen_and_return_confirms():
 
 def test_unknown_keys_mean_nothing():
     assert key_event("f7", Screen.GAME, entry_step=None) is None
-    assert key_event("x", Screen.ENTRY, entry_step="color") is None
+    assert key_event("x", Screen.ENTRY, entry_step=EntryStep.COLOR) is None
 
 
 def test_typing_a_name_return_next_escape_done_backspace_erases():

@@ -18,7 +18,7 @@ from companion.screens import HINT_BLUE, SUIT_RGB, Renderer
 from companion.storage import HistoryRow, StatsRow
 from engine import Card, Color, Discard, GameSetup, Hint, Multicolor, Play
 from engine.errors import HintTokensFull
-from engine.game import Game, Rating
+from engine.game import EndReason, Game, Outcome, Rating
 from engine.options import GameOptions
 from engine.table import SimulatedTable
 from hardware.events import ChooseColor, ChooseRank, Key, Press
@@ -105,9 +105,9 @@ def controller_for(screen: str, lang: str) -> Controller:
                     GameOptions(),
                     23,
                     25,
-                    "amazing",
-                    "finished",
-                    "final_round",
+                    Rating.AMAZING,
+                    Outcome.FINISHED,
+                    EndReason.FINAL_ROUND,
                 ),
                 HistoryRow(
                     1,
@@ -119,8 +119,8 @@ def controller_for(screen: str, lang: str) -> Controller:
                     0,
                     30,
                     None,
-                    "lost",
-                    "strikeout",
+                    Outcome.LOST,
+                    EndReason.STRIKEOUT,
                 ),
             ],
             [

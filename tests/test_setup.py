@@ -1,4 +1,4 @@
-"""Components and set-up (RULES.md sections 1, 2 and the variant mixes of section 6)."""
+"""Components and set-up (docs/rules.md sections 1, 2 and the variant mixes of section 6)."""
 
 import pytest
 

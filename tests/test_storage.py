@@ -232,9 +232,9 @@ def test_finish_stores_the_result(tmp_path):
                 options=GameOptions(),
                 score=game.score,
                 max_score=25,
-                rating=game.rating.value,
-                outcome=game.outcome.value,
-                end_reason=game.end_reason.value,
+                rating=game.rating,
+                outcome=game.outcome,
+                end_reason=game.end_reason,
             )
         ]
 

@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from needs import need_tool
 
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "hanabi-companion.service"
@@ -51,12 +52,7 @@ def service(unit: dict[str, dict[str, list[str]]]) -> dict[str, list[str]]:
 
 @pytest.fixture(scope="module")
 def systemd_analyze() -> str:
-    path = shutil.which("systemd-analyze")
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("systemd-analyze is missing, but CI must have it (apt-get install systemd)")
-        pytest.skip("systemd-analyze is not installed")
-    return path
+    return need_tool("systemd-analyze")
 
 
 def run_analyze(systemd_analyze: str, *args: str) -> subprocess.CompletedProcess[str]:

@@ -1,7 +1,7 @@
 """Property tests over whole simulated games, every set-up the rules allow.
 
 The simulator deals a real deck and sees every hand, so it can check what the
-engine cannot: that every card stays accounted for (RULES.md sections 1-4, 6).
+engine cannot: that every card stays accounted for (docs/rules.md sections 1-4, 6).
 """
 
 import random

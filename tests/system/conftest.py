@@ -9,7 +9,8 @@ are kept on the fixture for the closing lines of the report.
 
 Skipped, with the reason in one line, only where this machine cannot run the
 tier at all: QEMU or debootstrap missing, or no root to build a missing image.
-``.ci/run`` installs the tools and runs as root, so in CI nothing is skipped.
+``.ci/run`` installs the tools and runs as root: in CI (``CI`` set) the same
+reasons fail the run instead (``tests/needs.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Iterator
 
 import pytest
 import vm
+from needs import unavailable
 from vm import Appliance
 
 
@@ -37,13 +39,13 @@ def appliance(
     arch = vm.wanted_arch()
     reason = _tier_unavailable(arch)
     if reason:
-        pytest.skip(reason)
+        unavailable(reason)
     directory = tmp_path_factory.mktemp(f"vm-{suite}-{arch}")
     try:
         image = vm.build_image(suite, arch, log=directory / "build.log")
     except vm.VMError as error:
         if "needs root" in str(error):
-            pytest.skip(str(error))
+            unavailable(str(error))
         raise
     figures: dict[str, float] = {}
     if image.build_seconds is not None:
