@@ -41,6 +41,7 @@ from companion.sleeping import Sleeper
 from companion.storage import GameStatus, Storage
 from engine.game import Game
 from hardware.events import InputEvent, Key, Press, Tap, TypeText
+from hardware.wiring import BeepKind
 
 log = logging.getLogger("hanabi-companion")
 
@@ -108,7 +109,7 @@ class App:
         game_id: int | None,
         *,
         on_tokens: Callable[[int, int], None] | None = None,
-        on_beep: Callable[[str], None] | None = None,
+        on_beep: Callable[[BeepKind], None] | None = None,
     ) -> None:
         self.storage = storage
         self.display = display

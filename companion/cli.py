@@ -12,10 +12,9 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from companion.app import App
     from companion.config import Config
     from companion.storage import Storage
     from engine.game import Game
@@ -107,6 +106,7 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     from companion.app import App, draft_from_config, resume
     from companion.controller import SetupDraft
+    from companion.devices import DeviceOptions, open_devices
     from companion.display import DisplayError, open_display
 
     storage = _open_storage(args.data_dir)
@@ -133,72 +133,19 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"hanabi-companion: {error}", file=sys.stderr)
         storage.close()
         return 1
-    panel = scanner = None
     app = App(storage, display, controller, game_id)
+    options = DeviceOptions(pin_factory=args.gpio, data_dir=args.data_dir)
     try:
-        panel, scanner = _start_hardware(config, args, app)
-        if panel is not None:
-            app.on_tokens = panel.show_tokens
-            app.on_beep = panel.beep
-        return app.run()
+        with open_devices(config, app.inbox.emit, options) as devices:
+            if devices.notices:
+                controller.notice = " · ".join([*devices.notices, *filter(None, [storage.notice])])
+            if devices.panel is not None:
+                app.on_tokens = devices.panel.show_tokens
+                app.on_beep = devices.panel.beep
+            return app.run()
     finally:
-        if scanner is not None:
-            scanner.stop()
-        if panel is not None:
-            panel.close()
         display.close()
         storage.close()
-
-
-def _start_hardware(config: Config, args: argparse.Namespace, app: App) -> tuple[Any, Any]:
-    """The button panel and the card scanner, when configured; a problem is said, not fatal."""
-    import logging
-
-    log = logging.getLogger("hanabi-companion")
-    panel = scanner = None
-    gpio = config.gpio
-    pin_factory = args.gpio or gpio.pin_factory
-    if pin_factory == "auto" and not _has_gpio():
-        pin_factory = "none"  # a desktop: no GPIO chip, no panel
-    if pin_factory != "none":
-        from hardware.buttons import HardwareError, open_panel
-
-        try:
-            panel = open_panel(
-                gpio.pins,
-                app.inbox.emit,
-                pin_factory=pin_factory,
-                debounce=gpio.debounce,
-                long_press=gpio.long_press,
-            )
-        except HardwareError as error:
-            log.warning("buttons not available: %s", error)
-            app.controller.notice = f"GPIO: {error}"
-    if config.scanner is not None:
-        from companion.hardware_cli import default_tag_map_path
-        from hardware.scanner import CardScanner, ScannerError
-        from hardware.tagmap import TagMap, TagMapError
-
-        try:
-            tag_map = TagMap.load(config.scanner.tag_map or default_tag_map_path(args.data_dir))
-            scanner = CardScanner(
-                config.scanner.port,
-                config.scanner.protocol,  # type: ignore[arg-type]
-                app.inbox.emit,
-                baud=config.scanner.baud,
-                tag_map=tag_map,
-                repeat_window=config.scanner.repeat_window,
-            )
-            scanner.start()
-        except (ScannerError, TagMapError) as error:
-            log.warning("scanner not available: %s", error)
-            app.controller.notice = str(error)
-            scanner = None
-    return panel, scanner
-
-
-def _has_gpio() -> bool:
-    return any(Path("/dev").glob("gpiochip*"))
 
 
 def render_command(args: argparse.Namespace) -> int:

@@ -25,8 +25,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.errors import CompanionError
 from engine.options import OPTION_NAMES, GameOptions
-from hardware.wiring import FUSE_TOKENS, HINT_TOKENS, PIN_FACTORY_NAMES, PROTOCOLS, PanelPins
+from hardware.wiring import (
+    FUSE_TOKENS,
+    HINT_TOKENS,
+    PIN_FACTORY_NAMES,
+    PROTOCOLS,
+    PanelPins,
+    ScannerProtocol,
+)
 
 __all__ = [
     "DEFAULT_CONFIG_PATH",
@@ -48,7 +56,7 @@ LANGUAGES = ("en", "fr")
 BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
 
 
-class ConfigError(ValueError):
+class ConfigError(CompanionError, ValueError):
     """The configuration file is unreadable or wrong; the message lists every problem."""
 
     def __init__(self, problems: list[str]) -> None:
@@ -90,7 +98,7 @@ class ScannerConfig:
     """``[scanner]``: the card scanner (the section absent: no scanner)."""
 
     port: str
-    protocol: str = "rdm6300"
+    protocol: ScannerProtocol = "rdm6300"
     baud: int = 9600
     repeat_window: float = 1.0
     tag_map: Path | None = None

@@ -49,6 +49,7 @@ from hardware.events import (
     Tap,
     TypeText,
 )
+from hardware.wiring import BeepKind
 
 if TYPE_CHECKING:
     from companion.storage import HistoryRow, StatsRow
@@ -122,7 +123,7 @@ class LoadHistory:
 
 @dataclass(frozen=True)
 class Beep:
-    kind: str  # "misplay" or "refused"
+    kind: BeepKind
 
 
 Effect = StartGame | RecordAction | RecordUndo | FinishGame | SaveSettings | LoadHistory | Beep

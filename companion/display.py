@@ -28,6 +28,7 @@ from pathlib import Path
 import pygame
 
 from companion.framebuffer import FramebufferError, FramebufferWriter
+from engine.errors import CompanionError
 
 log = logging.getLogger("hanabi-companion")
 
@@ -52,7 +53,7 @@ def video_driver() -> str:
     return pygame.display.get_driver().lower()
 
 
-class DisplayError(RuntimeError):
+class DisplayError(CompanionError, RuntimeError):
     """The configured display cannot be used; the message says which and why."""
 
 

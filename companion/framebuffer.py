@@ -32,6 +32,8 @@ from types import TracebackType
 
 import pygame
 
+from engine.errors import CompanionError
+
 __all__ = [
     "FramebufferError",
     "FramebufferInfo",
@@ -50,7 +52,7 @@ _MASKS: dict[int, tuple[int, int, int, int]] = {
 }
 
 
-class FramebufferError(RuntimeError):
+class FramebufferError(CompanionError, RuntimeError):
     """The framebuffer cannot be used: missing, unreadable, or in a format we cannot write."""
 
 

@@ -44,7 +44,7 @@ from types import TracebackType
 from typing import Any, Final, TypeVar
 
 from engine.actions import Action, Discard, Hint, Play
-from engine.errors import IllegalAction
+from engine.errors import CompanionError, IllegalAction
 from engine.game import EndReason, Game, Outcome, Rating
 from engine.log import (
     LogFormatError,
@@ -136,7 +136,7 @@ _SCHEMA = (
 )
 
 
-class StorageError(OSError):
+class StorageError(CompanionError, OSError):
     """The games database cannot be used: unwritable directory, disk error, missing game…"""
 
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
+from engine.errors import CompanionError
 
-class CardFormatError(ValueError):
+
+class CardFormatError(CompanionError, ValueError):
     """A card or colour that is not spelt as the log format says."""
 
 

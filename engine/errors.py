@@ -1,4 +1,24 @@
-"""Why an action is refused: one exception per rule, each a ``ValueError``.
+"""The project's one exception tree, and why an action is refused: one exception per rule.
+
+Every exception the project raises on purpose is a :class:`CompanionError`; each
+leaf also inherits the builtin that matches what went wrong (gpiozero's pattern),
+so a caller catches what it means: a refused action or a bad value is a
+``ValueError``, an unusable storage an ``OSError``, no GPIO or no screen a
+``RuntimeError``. The leaves live beside what raises them (``SetupError`` in
+``engine/options.py``, ``StorageError`` in ``companion/storage.py``…)::
+
+    CompanionError
+    ├── IllegalAction (ValueError)    a rule refuses the action; one subclass per rule
+    ├── CardFormatError, SetupError, LogFormatError, LogRuleError (ValueError)
+    ├── HardwareError                 hardware/wiring.py
+    │   ├── WiringError (ValueError)  a pin, a value or a name that is not valid
+    │   ├── NoGpioError (RuntimeError) no usable GPIO on this machine
+    │   └── ScannerError (ValueError) → PortInUseError (+ OSError)
+    ├── TagMapError (ValueError)
+    ├── ConfigError (ValueError)
+    ├── StorageError (OSError)        → UnknownGameError (+ LookupError), DamagedGameError,
+    │                                   GameStateError (+ ValueError)
+    └── DisplayError, FramebufferError (RuntimeError)
 
 Every refusal carries a stable ``code`` (for programs and tests) and a
 sentence a player understands (``str(error)``). A refused action changes
@@ -16,7 +36,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 
-class IllegalAction(ValueError):
+class CompanionError(Exception):
+    """The root of every exception the project raises on purpose."""
+
+
+class IllegalAction(CompanionError, ValueError):
     """An action the rules forbid. Subclasses name the rule."""
 
     code: ClassVar[str] = "illegal_action"

@@ -27,7 +27,7 @@ import orjson
 
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card, CardFormatError, Color
-from engine.errors import IllegalAction
+from engine.errors import CompanionError, IllegalAction
 from engine.game import Game
 from engine.options import OPTION_NAMES, GameOptions
 from engine.setup import GameSetup, SetupError
@@ -48,7 +48,7 @@ _ACTION_KEYS = {
 }
 
 
-class LogFormatError(ValueError):
+class LogFormatError(CompanionError, ValueError):
     """The text is not a valid log: bad JSON, unknown key, bad card (exit code 2)."""
 
     def __init__(self, line: int, reason: str) -> None:
@@ -57,7 +57,7 @@ class LogFormatError(ValueError):
         self.reason = reason
 
 
-class LogRuleError(ValueError):
+class LogRuleError(CompanionError, ValueError):
     """The log is well formed but an action breaks a rule (exit code 1)."""
 
     def __init__(self, line: int, error: IllegalAction) -> None:

@@ -37,6 +37,7 @@ from functools import cache
 from typing import Any, ClassVar, Final
 
 from engine.cards import ALL_CARDS, Card, Color
+from engine.errors import CompanionError
 
 NORMAL_COPIES: Final = (3, 2, 2, 2, 1)
 SHORT_COPIES: Final = (1, 1, 1, 1, 1)
@@ -45,7 +46,7 @@ SHORT_COPIES: Final = (1, 1, 1, 1, 1)
 OptionValue = bool | Enum
 
 
-class SetupError(ValueError):
+class SetupError(CompanionError, ValueError):
     """A set-up the rules do not allow (player count, seats, variant mix).
 
     ``code`` names the rule, for programs and for other languages:

@@ -34,23 +34,24 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from gpiozero import Button, Buzzer, LEDBarGraph, LEDBoard, RotaryEncoder
 from gpiozero.exc import GPIOZeroError
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
-from hardware.events import InputEvent, Key, Press
+from hardware.events import Emit, Key, Press
 from hardware.wiring import (
     FUSE_TOKENS,
     HINT_TOKENS,
     PIN_FACTORY_NAMES,
+    BeepKind,
     HardwareError,
+    NoGpioError,
     PanelPins,
+    WiringError,
 )
 
 __all__ = [
@@ -61,13 +62,12 @@ __all__ = [
     "BeepPattern",
     "ButtonPanel",
     "HardwareError",
+    "NoGpioError",
     "PanelPins",
+    "WiringError",
     "make_pin_factory",
     "open_panel",
 ]
-
-Emit = Callable[[InputEvent], None]
-"""Where input events go: a thread-safe callable (the app puts them on a queue)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +78,6 @@ class BeepPattern:
     off_time: float
     count: int
 
-
-BeepKind = Literal["misplay", "refused"]
 
 BEEP_PATTERNS: dict[str, BeepPattern] = {
     # A fuse burns: three long, unmistakable beeps.
@@ -103,7 +101,7 @@ def make_pin_factory(name: str) -> Factory | None:
     >>> make_pin_factory("tin-can")
     Traceback (most recent call last):
     ...
-    hardware.wiring.HardwareError: pin factory 'tin-can' is not one of auto, lgpio, mock, none
+    hardware.wiring.WiringError: pin factory 'tin-can' is not one of auto, lgpio, mock, none
     """
     if name == "auto":
         return None
@@ -115,14 +113,14 @@ def make_pin_factory(name: str) -> Factory | None:
 
             return LGPIOFactory()
         except (ImportError, OSError, GPIOZeroError) as error:
-            raise HardwareError(
+            raise NoGpioError(
                 f"pin factory 'lgpio' is not usable here ({error}); on Raspberry Pi OS run "
                 "`sudo apt install python3-lgpio` and `sudo systemd/install.sh` again, "
                 'elsewhere set [gpio] pin_factory = "none"'
             ) from error
     if name == "none":
-        raise HardwareError("pin factory 'none' means no GPIO: build no panel")
-    raise HardwareError(f"pin factory {name!r} is not one of {', '.join(PIN_FACTORY_NAMES)}")
+        raise WiringError("pin factory 'none' means no GPIO: build no panel")
+    raise WiringError(f"pin factory {name!r} is not one of {', '.join(PIN_FACTORY_NAMES)}")
 
 
 class _PanelButton:
@@ -208,7 +206,7 @@ class ButtonPanel:
     ignored. ``long_press``: seconds a button with a long meaning (UNDO, OK)
     must be held to send BACK or MENU instead.
 
-    Raises :class:`HardwareError` when GPIO is not usable (no pin factory on
+    Raises :class:`NoGpioError` when GPIO is not usable (no pin factory on
     this machine, pin in use); nothing stays half-open then.
     """
 
@@ -222,7 +220,7 @@ class ButtonPanel:
         long_press: float = 0.8,
     ) -> None:
         if not 0 <= debounce < long_press:
-            raise HardwareError(
+            raise WiringError(
                 f"debounce ({debounce} s) must be >= 0 and shorter than long_press ({long_press} s)"
             )
         self.pins = pins
@@ -236,7 +234,7 @@ class ButtonPanel:
             self._build(pins, pin_factory, debounce, long_press)
         except GPIOZeroError as error:
             self.close()
-            raise HardwareError(_explain_gpio_error(error)) from error
+            raise NoGpioError(_explain_gpio_error(error)) from error
         except BaseException:
             self.close()
             raise
@@ -292,9 +290,9 @@ class ButtonPanel:
         Does nothing for LEDs that are not fitted; the values are checked anyway.
         """
         if not 0 <= hints <= HINT_TOKENS:
-            raise HardwareError(f"hints: {hints} is not 0-{HINT_TOKENS}")
+            raise WiringError(f"hints: {hints} is not 0-{HINT_TOKENS}")
         if not 0 <= fuses <= FUSE_TOKENS:
-            raise HardwareError(f"fuses: {fuses} is not 0-{FUSE_TOKENS}")
+            raise WiringError(f"fuses: {fuses} is not 0-{FUSE_TOKENS}")
         if self._led_bar is not None:
             for index, led in enumerate(self._led_bar):
                 led.value = index < hints
@@ -307,7 +305,7 @@ class ButtonPanel:
         try:
             pattern = BEEP_PATTERNS[kind]
         except KeyError:
-            raise HardwareError(
+            raise WiringError(
                 f"beep: {kind!r} is not one of {', '.join(sorted(BEEP_PATTERNS))}"
             ) from None
         if self._buzzer is not None:
@@ -345,7 +343,7 @@ def open_panel(
 ) -> ButtonPanel | None:
     """Build the panel from a ``[gpio] pin_factory`` name; None for ``"none"``.
 
-    Raises :class:`HardwareError` when GPIO is wanted but not usable (e.g.
+    Raises :class:`NoGpioError` when GPIO is wanted but not usable (e.g.
     ``"auto"`` on a desktop without a GPIO chip): the app reports it and runs
     without the panel, or the user sets ``pin_factory = "none"``.
     """

@@ -7,6 +7,7 @@ engine actions. Nothing here knows a rule.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -106,3 +107,6 @@ InputEvent = (
     | Select
     | DeviceStatus
 )
+
+Emit = Callable[[InputEvent], None]
+"""Where a device sends its input events: a thread-safe callable (the app's inbox)."""

@@ -26,13 +26,12 @@ import contextlib
 import errno
 import threading
 import time
-from collections.abc import Callable
 
 import serial
 
-from hardware.events import CardScanned, DeviceStatus, InputEvent
+from hardware.events import CardScanned, DeviceStatus, Emit
 from hardware.tagmap import TagMap
-from hardware.wiring import PROTOCOLS, ScannerProtocol
+from hardware.wiring import PROTOCOLS, HardwareError, ScannerProtocol
 
 __all__ = [
     "DEVICE_NAME",
@@ -48,7 +47,6 @@ __all__ = [
     "rdm6300_frame",
 ]
 
-Emit = Callable[[InputEvent], None]
 Protocol = ScannerProtocol
 
 DEVICE_NAME = "scanner"
@@ -59,11 +57,11 @@ ETX = 0x03
 _HEX_DIGITS = frozenset(b"0123456789ABCDEFabcdef")
 
 
-class ScannerError(ValueError):
+class ScannerError(HardwareError, ValueError):
     """The scanner cannot be used as asked (bad protocol, port in use...)."""
 
 
-class PortInUseError(ScannerError):
+class PortInUseError(ScannerError, OSError):
     """Another program holds the serial port."""
 
 
@@ -281,6 +279,10 @@ class CardScanner:
         if self._thread is not None:
             self._thread.join(timeout)
         self._close()
+
+    def close(self) -> None:
+        """Stop reading and release the port (as :meth:`stop`)."""
+        self.stop()
 
     def __enter__(self) -> CardScanner:
         self.start()

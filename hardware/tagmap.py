@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from engine.cards import Card, CardFormatError
+from engine.errors import CompanionError
 
 __all__ = ["MAX_TAG_LENGTH", "TagMap", "TagMapError", "card_code_of", "normalise_tag"]
 
@@ -33,7 +34,7 @@ MAX_TAG_LENGTH = 64
 """Longest tag accepted (a line of a serial scanner)."""
 
 
-class TagMapError(ValueError):
+class TagMapError(CompanionError, ValueError):
     """A tag map file that cannot be read, or a tag that cannot be enrolled."""
 
 

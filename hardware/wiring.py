@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from engine.errors import CompanionError
+
 BCM_PINS = range(28)
 """The BCM GPIO numbers on the 40-pin header of every Pi since the B+."""
 
@@ -24,8 +26,16 @@ PIN_FACTORY_NAMES = ("auto", "lgpio", "mock", "none")
 """The values accepted by :func:`make_pin_factory` and ``[gpio] pin_factory``."""
 
 
-class HardwareError(ValueError):
-    """A device cannot be used as configured (no GPIO here, pin taken, bad value)."""
+class HardwareError(CompanionError):
+    """A device cannot be used as configured; catch a leaf for what you mean."""
+
+
+class WiringError(HardwareError, ValueError):
+    """A pin, a value or a name given to the hardware layer is not valid."""
+
+
+class NoGpioError(HardwareError, RuntimeError):
+    """No usable GPIO on this machine (no chip, no pin library, pins busy)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +50,7 @@ class PanelPins:
     >>> PanelPins(hint=99)
     Traceback (most recent call last):
     ...
-    hardware.wiring.HardwareError: hint: 99 is not a BCM pin (0-27)
+    hardware.wiring.WiringError: hint: 99 is not a BCM pin (0-27)
     """
 
     hint: int = 5
@@ -59,22 +69,22 @@ class PanelPins:
     def __post_init__(self) -> None:
         for name, pin in self.named_pins():
             if isinstance(pin, bool) or not isinstance(pin, int) or pin not in BCM_PINS:
-                raise HardwareError(f"{name}: {pin!r} is not a BCM pin (0-27)")
+                raise WiringError(f"{name}: {pin!r} is not a BCM pin (0-27)")
         if (self.encoder_a is None) != (self.encoder_b is None):
-            raise HardwareError("encoder_a and encoder_b: give both encoder pins or neither")
+            raise WiringError("encoder_a and encoder_b: give both encoder pins or neither")
         if self.led_bar and len(self.led_bar) != HINT_TOKENS:
-            raise HardwareError(
+            raise WiringError(
                 f"led_bar: needs {HINT_TOKENS} pins (one per hint token), got {len(self.led_bar)}"
             )
         if self.fuse_leds and len(self.fuse_leds) != FUSE_TOKENS:
-            raise HardwareError(
+            raise WiringError(
                 f"fuse_leds: needs {FUSE_TOKENS} pins (one per fuse token), "
                 f"got {len(self.fuse_leds)}"
             )
         seen: dict[int, str] = {}
         for name, pin in self.named_pins():
             if pin in seen:
-                raise HardwareError(f"{name}: pin {pin} is already used by {seen[pin]}")
+                raise WiringError(f"{name}: pin {pin} is already used by {seen[pin]}")
             seen[pin] = name
 
     def named_pins(self) -> Iterator[tuple[str, int]]:
@@ -90,6 +100,9 @@ class PanelPins:
         for index, pin in enumerate(self.fuse_leds):
             yield f"fuse_leds[{index}]", pin
 
+
+BeepKind = Literal["misplay", "refused"]
+"""What a beep of the buzzer says: a misplay (a fuse burnt) or a refused action."""
 
 ScannerProtocol = Literal["rdm6300", "line"]
 """``rdm6300``: 125 kHz RFID frames; ``line``: one tag or card code per line."""

@@ -1,0 +1,152 @@
+"""The table's input devices, opened and closed in one place: the button panel and the readers.
+
+:func:`open_devices` opens what the configuration names and closes all of it on
+the way out, whatever happens in between. A device that cannot be used is not
+fatal: the companion runs without it and says why in one line
+(:attr:`Devices.notices`, shown on the screen and logged).
+
+Adding a card reader is a module in ``hardware/`` (it sends
+:class:`~hardware.events.CardScanned` and
+:class:`~hardware.events.DeviceStatus` to ``emit``, and has ``close()``), an
+opener function here, and one line in :data:`READERS`.
+
+>>> from companion.config import Config, GpioConfig
+>>> with open_devices(Config(gpio=GpioConfig(pin_factory="none")), print) as devices:
+...     devices.panel, devices.readers, devices.notices
+(None, [], [])
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from gpiozero.pins import Factory
+
+from companion.config import Config
+from engine.errors import CompanionError
+from hardware.buttons import ButtonPanel, open_panel
+from hardware.events import Emit
+from hardware.scanner import CardScanner
+from hardware.tagmap import TagMap
+
+log = logging.getLogger("hanabi-companion")
+
+
+class Reader(Protocol):
+    """A card reader once started: it sends events from its own thread until closed."""
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class DeviceOptions:
+    """What the command line says over the configuration."""
+
+    #: ``--gpio``: the pin factory, instead of ``[gpio] pin_factory``.
+    pin_factory: str | None = None
+    #: A gpiozero pin factory object to use instead (a test's ``MockFactory``).
+    gpio_factory: Factory | None = None
+    #: ``--data-dir``: where the enrolled deck is looked for when the config names none.
+    data_dir: Path | None = None
+    #: Where GPIO chips appear (``pin_factory = "auto"`` without one: a desktop, no panel).
+    dev: Path = Path("/dev")
+
+
+@dataclass
+class Devices:
+    """The devices open for this run."""
+
+    panel: ButtonPanel | None = None
+    readers: list[Reader] = field(default_factory=list)
+    #: One line per device that could not be opened, for the screen.
+    notices: list[str] = field(default_factory=list)
+
+
+def _open_panel(config: Config, emit: Emit, options: DeviceOptions) -> ButtonPanel | None:
+    gpio = config.gpio
+    if options.gpio_factory is not None:
+        return ButtonPanel(
+            gpio.pins,
+            emit,
+            pin_factory=options.gpio_factory,
+            debounce=gpio.debounce,
+            long_press=gpio.long_press,
+        )
+    pin_factory = options.pin_factory or gpio.pin_factory
+    if pin_factory == "auto" and not any(options.dev.glob("gpiochip*")):
+        return None  # a desktop: no GPIO chip, no panel, nothing to say
+    return open_panel(
+        gpio.pins,
+        emit,
+        pin_factory=pin_factory,
+        debounce=gpio.debounce,
+        long_press=gpio.long_press,
+    )
+
+
+def _open_serial_scanner(config: Config, emit: Emit, options: DeviceOptions) -> Reader | None:
+    scanner = config.scanner
+    if scanner is None:
+        return None
+    from companion.hardware_cli import default_tag_map_path
+
+    reader = CardScanner(
+        scanner.port,
+        scanner.protocol,
+        emit,
+        baud=scanner.baud,
+        tag_map=TagMap.load(scanner.tag_map or default_tag_map_path(options.data_dir)),
+        repeat_window=scanner.repeat_window,
+    )
+    reader.start()
+    return reader
+
+
+#: Each kind of card reader, by the name its problems are reported under, with the
+#: function that opens it from the configuration (None: not configured).
+READERS: tuple[tuple[str, Callable[[Config, Emit, DeviceOptions], Reader | None]], ...] = (
+    ("scanner", _open_serial_scanner),
+)
+
+
+@contextmanager
+def open_devices(
+    config: Config, emit: Emit, options: DeviceOptions | None = None
+) -> Iterator[Devices]:
+    """Open the panel and the readers of ``config``, sending their events to ``emit``;
+    close them all when the block ends."""
+    options = options or DeviceOptions()
+    devices = Devices()
+    try:
+        devices.panel = _attempt("GPIO", partial(_open_panel, config, emit, options), devices)
+        for name, opener in READERS:
+            reader = _attempt(name, partial(opener, config, emit, options), devices)
+            if reader is not None:
+                devices.readers.append(reader)
+        yield devices
+    finally:
+        for reader in reversed(devices.readers):
+            reader.close()
+        if devices.panel is not None:
+            devices.panel.close()
+
+
+_Device = TypeVar("_Device")
+
+
+def _attempt(
+    name: str, open_device: Callable[[], _Device | None], devices: Devices
+) -> _Device | None:
+    """The device ``open_device`` opens, or None and a notice when it cannot be used."""
+    try:
+        return open_device()
+    except CompanionError as error:
+        log.warning("%s not available: %s", name, error)
+        devices.notices.append(f"{name}: {error}")
+        return None
