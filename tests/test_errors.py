@@ -1,5 +1,4 @@
-"""Refusals (docs/rules.md section 7: a refused action says why, in words a player
-understands), and the project's one exception tree."""
+"""Refusals (docs/rules.md section 7: a refused action says why, in words a player understands)."""
 
 import inspect
 
@@ -7,7 +6,6 @@ import pytest
 
 from engine import errors
 from engine.errors import IllegalAction
-from hardware.wiring import HardwareError, NoGpioError, WiringError
 
 REFUSALS = [
     cls
@@ -74,50 +72,3 @@ def test_7_refusal_codes_are_stable(cls, code):
 
 def test_illegal_action_default_message():
     assert str(IllegalAction()) == "That action is not allowed"
-
-
-# -- one exception tree (gpiozero's pattern) ---------------------------------
-
-BUILTIN_LEAVES = (ValueError, OSError, RuntimeError, LookupError)
-
-
-def project_exceptions() -> list[type[BaseException]]:
-    """Every exception class defined in engine/, hardware/ and companion/."""
-    import importlib
-    import pkgutil
-
-    found = []
-    for package in ("engine", "hardware", "companion"):
-        for module_info in pkgutil.iter_modules([package]):
-            module = importlib.import_module(f"{package}.{module_info.name}")
-            for _, value in inspect.getmembers(module, inspect.isclass):
-                if issubclass(value, BaseException) and value.__module__ == module.__name__:
-                    found.append(value)
-    return found
-
-
-def test_every_exception_of_the_project_is_a_companion_error_and_a_builtin():
-    from engine.errors import CompanionError
-
-    exceptions = project_exceptions()
-    assert len(exceptions) >= 20  # the walk found the modules
-    for cls in exceptions:
-        assert issubclass(cls, CompanionError), cls
-        if cls not in (CompanionError, HardwareError):  # the two roots catch by family
-            assert issubclass(cls, BUILTIN_LEAVES), f"{cls.__name__} inherits no builtin"
-
-
-def test_each_error_is_the_builtin_a_caller_means():
-    from companion.config import ConfigError
-    from companion.display import DisplayError
-    from companion.storage import GameStateError, StorageError, UnknownGameError
-    from hardware.scanner import PortInUseError, ScannerError
-
-    assert issubclass(NoGpioError, RuntimeError) and not issubclass(NoGpioError, ValueError)
-    assert issubclass(WiringError, ValueError)
-    assert issubclass(ConfigError, ValueError)
-    assert issubclass(StorageError, OSError)
-    assert issubclass(UnknownGameError, LookupError) and issubclass(GameStateError, ValueError)
-    assert issubclass(DisplayError, RuntimeError)
-    assert issubclass(PortInUseError, OSError) and issubclass(PortInUseError, ScannerError)
-    assert issubclass(ScannerError, HardwareError)

@@ -268,7 +268,8 @@ def test_uninstall_keeps_the_games(appliance: Appliance) -> None:
 #: property and fuzz tests are left to the host: their hundreds of generated
 #: games take minutes here and 30+ minutes under emulation.
 PURE_TESTS = (
-    "tests/test_game.py tests/test_log.py tests/test_controller.py tests/test_setup.py "
+    "tests/test_game.py tests/test_log.py tests/test_controller_entry.py "
+    "tests/test_controller_setup.py tests/test_controller_navigation.py tests/test_setup.py "
     "tests/test_cards.py tests/test_errors.py engine"
 )
 

@@ -1,0 +1,350 @@
+"""Moving around the companion: undo, the end of a game, menu, history, help, devices
+(docs/rules.md section 4 for the end of the game)."""
+
+from __future__ import annotations
+
+import pytest
+from table_stories import (
+    BACK,
+    DISCARD,
+    HELP,
+    HINT,
+    MENU,
+    NEXT,
+    OK,
+    PLAY,
+    PREVIOUS,
+    UNDO,
+    C,
+    G,
+    W,
+    discard,
+    drive,
+    events_for,
+    final_round_game,
+    fresh,
+    hints,
+    play,
+    recorded,
+    replayed,
+    started,
+    storm,
+)
+
+from companion.controller import (
+    MENU_ROWS,
+    SETUP_ROWS,
+    Beep,
+    Controller,
+    FinishGame,
+    Happened,
+    Info,
+    LoadHistory,
+    RecordAction,
+    RecordUndo,
+    SaveSettings,
+    Screen,
+    SetupDraft,
+    StartGame,
+    Undone,
+)
+from engine import (
+    EndReason,
+    Game,
+    GameSetup,
+    Hint,
+    Outcome,
+    Play,
+    Rating,
+)
+from engine.cards import Card
+from hardware.events import (
+    CardScanned,
+    ChooseColor,
+    DeviceStatus,
+    Select,
+    Tap,
+)
+
+# -- undo -----------------------------------------------------------------------
+
+
+def test_undo_nothing_to_undo_at_the_start():
+    c = started()
+    assert drive(c, UNDO) == [Beep("refused")]
+    assert c.message == Info("undo_nothing")
+    assert c.screen is Screen.GAME
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        ["hint"],
+        ["hint", "play R1"],
+        ["hint", "play R1", "discard Y1"],
+        ["play R2"],
+        ["hint", "play R1", "play R2", "play R3", "play R4", "play R5"],
+    ],
+    ids=lambda s: " / ".join(s),
+)
+def test_undo_ok_restores_the_position_before_the_last_action(script):
+    c = started()
+    positions = [c.game.position.copy()]
+    for step in script:
+        if step == "hint":
+            hints(c)
+        else:
+            verb, code = step.split()
+            (play if verb == "play" else discard)(c, code)
+        positions.append(c.game.position.copy())
+    last = c.game.events[-1]
+    assert drive(c, UNDO) == [] and c.screen is Screen.UNDO
+    assert drive(c, OK) == [RecordUndo()]
+    assert c.message == Undone(last)
+    assert c.screen is Screen.GAME
+    assert c.game.position == positions[-2] == replayed(c.game)
+    assert len(c.game.actions) == len(script) - 1
+
+
+def test_undo_back_cancels_the_undo():
+    c = started()
+    hints(c)
+    before = c.game.position.copy()
+    assert drive(c, UNDO, BACK) == []
+    assert c.screen is Screen.GAME and c.game.position == before and len(c.game.actions) == 1
+
+
+def test_undo_works_back_to_the_start_of_the_game():
+    c = started()
+    hints(c)
+    play(c, "R1")
+    discard(c, "Y3")
+    play(c, "G2")
+    effects = drive(c, *[UNDO, OK] * 4)
+    assert effects == [RecordUndo()] * 4
+    assert c.game.actions == [] and c.game.position == fresh(c.game)
+    assert drive(c, UNDO) == [Beep("refused")] and c.message == Info("undo_nothing")
+
+
+def test_undo_after_the_end_screen_goes_back_into_the_game():
+    c = started()
+    storm(c)
+    assert c.screen is Screen.END and c.game.is_over
+    assert drive(c, UNDO) == [] and c.screen is Screen.UNDO
+    effects = drive(c, OK)
+    assert effects == [RecordUndo()]  # FinishGame is not repeated
+    assert c.screen is Screen.GAME and not c.game.is_over
+    assert c.game.position.fuses == 2 and c.game.position == replayed(c.game)
+    assert recorded(hints(c)) == [Hint(player=c.game.actions[-1].player)]  # the game goes on
+    assert play(c, "W4")[-1] == FinishGame()  # and can end again
+
+
+def test_undo_back_from_the_end_screen_returns_to_the_end():
+    c = started()
+    storm(c)
+    drive(c, UNDO, BACK)
+    assert c.screen is Screen.END and c.game.is_over
+
+
+def test_undo_cancelled_after_a_menu_visit_from_the_end_returns_to_the_end():
+    c = started()
+    storm(c)
+    drive(c, UNDO, MENU, BACK)
+    assert c.screen is Screen.UNDO
+    drive(c, BACK)
+    assert c.screen is Screen.END
+
+
+# -- section 4: the end of the game, shown by itself ---------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_4_final_round_every_player_once_then_the_end_screen(players):
+    """The drawer of the last card plays last; the END screen comes by itself."""
+    setup, actions = final_round_game(players)
+    c = started(players)
+    drawer = order = None
+    for index, action in enumerate(actions):
+        if order is not None:
+            assert c.game.position.current == order[0]
+        effects = drive(c, *events_for(action))
+        assert len(recorded(effects)) == 1
+        event = c.game.events[-1]
+        last = index == len(actions) - 1
+        if event.final_round_started:
+            drawer = event.player
+            assert c.game.position.deck == 0
+        if drawer is not None and not last:
+            order = c.game.final_round_order()
+            assert order is not None and order[-1] == drawer
+            if event.final_round_started:
+                assert order == [(drawer + k) % players for k in range(1, players + 1)]
+        assert (FinishGame() in effects) == last
+        assert (c.screen is Screen.END) == last
+    assert event.player == drawer and c.game.end_reason is EndReason.FINAL_ROUND
+    assert c.game.final_round_order() is None
+    assert c.game.position == Game.replay(setup, actions).position
+    assert c.game.rating is not None
+
+
+def test_4_undo_of_the_last_draw_leaves_the_final_round():
+    setup, actions = final_round_game(3)
+    start = next(
+        i for i, e in enumerate(Game.replay(setup, actions).events) if e.final_round_started
+    )
+    c = started(3)
+    for action in actions[: start + 1]:
+        drive(c, *events_for(action))
+    assert c.game.final_round_order() is not None and c.game.position.deck == 0
+    assert drive(c, UNDO, OK) == [RecordUndo()]
+    assert c.game.final_round_order() is None and c.game.position.deck == 1
+    assert c.game.position == Game.replay(setup, actions[:start]).position
+
+
+def test_4_storm_third_misplay_shows_the_end_screen():
+    c = started()
+    effects = storm(c)
+    assert effects.count(FinishGame()) == 1 and effects[-1] == FinishGame()
+    assert c.screen is Screen.END
+    assert c.game.end_reason is EndReason.STRIKEOUT and c.game.outcome is Outcome.LOST
+    assert c.game.score == 0
+
+
+def test_4_perfect_display_shows_the_end_screen():
+    c = started()
+    cards = [Card(color, rank) for rank in range(1, 6) for color in c.game.setup.colors]
+    for card in cards[:-1]:
+        assert FinishGame() not in play(c, card.code())
+    effects = play(c, cards[-1].code())
+    assert effects == [RecordAction(Play(cards[-1], player=c.game.events[-1].player)), FinishGame()]
+    assert c.screen is Screen.END and c.game.end_reason is EndReason.PERFECT
+    assert c.game.score == 25 and c.game.rating is Rating.LEGENDARY
+
+
+def test_4_end_screen_ignores_game_keys_and_ok_goes_to_a_new_set_up():
+    c = started()
+    storm(c)
+    actions = list(c.game.actions)
+    assert drive(c, HINT, PLAY, DISCARD, NEXT, CardScanned("x", C("R1"))) == []
+    assert c.screen is Screen.END and c.game.actions == actions
+    assert drive(c, OK) == [] and c.screen is Screen.SETUP
+    assert SETUP_ROWS[c.focus] == "start"
+    effects = drive(c, OK)
+    assert [type(e) for e in effects] == [SaveSettings, StartGame]
+    assert c.screen is Screen.GAME and c.game.actions == [] and c.message is None
+
+
+def test_a_controller_resumes_a_stored_game_or_its_end_screen():
+    setup = GameSetup(players=2)
+    running = Game.replay(setup, [Hint(), Play(C("R1"))])
+    assert Controller(SetupDraft(), running).screen is Screen.GAME
+    over = Game.replay(setup, [Play(C("R2")), Play(C("R3")), Play(C("R4"))])
+    assert Controller(SetupDraft(), over).screen is Screen.END
+
+
+def test_a_resumed_game_shows_its_last_action_as_before_the_restart():
+    """After a crash the table sees the screen it saw before: the last action in words
+    (the system test compares the restarted app's screen with `render`, pixel for pixel)."""
+    setup = GameSetup(players=2)
+    running = Game.replay(setup, [Hint(), Play(C("R1"))])
+    assert Controller(SetupDraft(), running).message == Happened(running.events[-1])
+    assert Controller(SetupDraft(), Game.replay(setup, [])).message is None
+
+
+# -- menu, history, help, devices ------------------------------------------------
+
+
+def test_menu_from_the_game_history_and_back():
+    c = started()
+    hints(c)
+    assert drive(c, MENU) == [] and c.screen is Screen.MENU and c.menu_focus == 0
+    drive(c, *[NEXT] * MENU_ROWS.index("history"))
+    assert MENU_ROWS[c.menu_focus] == "history"
+    assert drive(c, OK) == [LoadHistory()] and c.screen is Screen.HISTORY
+    drive(c, NEXT, NEXT, PREVIOUS)
+    assert c.scroll == 1
+    drive(c, BACK)
+    assert c.screen is Screen.GAME and len(c.game.actions) == 1
+
+
+def test_menu_back_and_resume_return_to_an_open_entry():
+    c = started()
+    drive(c, PLAY, ChooseColor(G), MENU)
+    assert c.screen is Screen.MENU
+    drive(c, BACK)
+    assert c.screen is Screen.ENTRY and c.entry.color is G
+    drive(c, MENU, Select("resume"))
+    assert c.screen is Screen.ENTRY
+
+
+def test_menu_language_switches_and_saves():
+    c = started()
+    effects = drive(c, MENU, Select("language"))
+    assert c.language == "fr" and effects == [SaveSettings(c.draft.to_settings())]
+
+
+def test_menu_new_game_then_back_returns_to_the_game():
+    c = started()
+    hints(c)
+    drive(c, MENU, Select("new_game"))
+    assert c.screen is Screen.SETUP and SETUP_ROWS[c.focus] == "start"
+    drive(c, BACK)
+    assert c.screen is Screen.GAME and len(c.game.actions) == 1
+    drive(c, MENU, Select("new_game"))
+    effects = drive(c, OK)
+    assert isinstance(effects[-1], StartGame) and c.game.actions == []
+
+
+def test_menu_from_the_end_screen_returns_to_it():
+    c = started()
+    storm(c)
+    drive(c, MENU, BACK)
+    assert c.screen is Screen.END
+
+
+def test_help_from_the_game_and_back():
+    c = started()
+    assert drive(c, HELP) == [] and c.screen is Screen.HELP
+    drive(c, BACK)
+    assert c.screen is Screen.GAME
+    drive(c, MENU, Select("help"))
+    assert c.screen is Screen.HELP
+    drive(c, OK)
+    assert c.screen is Screen.GAME
+
+
+def test_help_during_an_entry_returns_to_it():
+    c = started()
+    drive(c, PLAY, ChooseColor(W), HELP)
+    assert c.screen is Screen.HELP
+    drive(c, BACK)
+    assert c.screen is Screen.ENTRY and c.entry.color is W
+
+
+def test_taps_are_resolved_by_the_layout_not_here():
+    c = started()
+    assert drive(c, Tap(10, 10)) == [] and c.screen is Screen.GAME
+
+
+def test_menu_and_help_before_any_game_return_to_the_set_up():
+    c = Controller(SetupDraft())
+    drive(c, MENU, Select("resume"))
+    assert c.screen is Screen.SETUP
+    drive(c, HELP, BACK)
+    assert c.screen is Screen.SETUP
+
+
+def test_device_status_sets_and_clears_the_notice():
+    c = started()
+    drive(c, DeviceStatus("scanner", False, "Scanner disconnected"))
+    assert c.notice == "Scanner disconnected"
+    drive(c, DeviceStatus("scanner", True, "Scanner connected"))
+    assert c.notice is None
+
+
+def test_next_previous_on_the_game_screen_turn_the_page():
+    c = started()
+    drive(c, NEXT)
+    assert c.page == 1
+    drive(c, PREVIOUS)
+    assert c.page == 0
