@@ -18,7 +18,7 @@ from companion.config import (
     load_config,
     parse_config,
 )
-from engine.options import GameOptions, Multicolor
+from engine.options import OPTION_NAMES, GameOptions, Multicolor
 from hardware.buttons import PanelPins
 
 
@@ -62,8 +62,7 @@ def test_default_config_text_loads_to_the_defaults():
 def test_default_config_text_mentions_every_key():
     for key in [
         "display", "size", "fullscreen", "language",
-        "players", "multicolor", "wild_multicolor", "crowning_piece", "timed_display",
-        "empty_clues", "strikeout_keeps_score",
+        "players", *OPTION_NAMES,
         "pin_factory", "hint", "play", "discard", "undo", "next", "ok", "debounce",
         "long_press", "encoder_a", "encoder_b", "encoder_push", "led_bar", "fuse_leds",
         "buzzer", "port", "protocol", "baud", "repeat_window", "tag_map",
@@ -125,7 +124,17 @@ tag_map = "/srv/tags.json"
 """
     )
     assert config.screen == ScreenConfig("fb:/dev/fb1", (800, 480), True, "fr")
-    assert config.game == GameConfig(5, GameOptions(Multicolor.FULL, True, True, True, True, True))
+    assert config.game == GameConfig(
+        players=5,
+        options=GameOptions(
+            multicolor=Multicolor.FULL,
+            wild_multicolor=True,
+            crowning_piece=True,
+            timed_display=True,
+            empty_clues=True,
+            strikeout_keeps_score=True,
+        ),
+    )
     assert config.gpio == GpioConfig(
         pin_factory="mock",
         pins=PanelPins(
