@@ -9,29 +9,22 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import Game, GameSetup, Hint, Multicolor, SetupError
+from engine import Game, GameSetup, Hint, SetupError
 from engine.log import format_log, replay_log
-from engine.options import OPTION_NAMES, GameOptions
+from engine.options import GameOptions
 from engine.setup import MAX_FUSES, MAX_HINTS
 from engine.table import SimulatedTable
 
 
 @st.composite
 def setups(draw):
-    multicolor = draw(st.sampled_from(list(Multicolor)))
-    options = {
-        "players": draw(st.integers(2, 5)),
-        "multicolor": multicolor,
-        "wild_multicolor": draw(st.booleans()),
-        "crowning_piece": draw(st.booleans()),
-        "timed_display": draw(st.booleans()),
-        "empty_clues": draw(st.booleans()),
-        "strikeout_keeps_score": draw(st.booleans()),
-    }
-    options["first_player"] = draw(st.integers(0, options["players"] - 1))
+    players = draw(st.integers(2, 5))
     try:
-        variant = GameOptions(**{name: options.pop(name) for name in OPTION_NAMES})
-        return GameSetup(**options, options=variant)
+        return GameSetup(
+            players,
+            first_player=draw(st.integers(0, players - 1)),
+            options=draw(st.sampled_from(GameOptions.every())),  # every option, any value
+        )
     except SetupError:
         assume(False)
 
