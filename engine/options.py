@@ -34,7 +34,7 @@ import dataclasses
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from engine.cards import ALL_CARDS, Card, Color
 from engine.errors import CompanionError
@@ -111,14 +111,6 @@ class GameOptions:
     strikeout_keeps_score: bool = dataclasses.field(
         default=False, metadata=_about("Losing the third fuse keeps the score instead of 0.")
     )
-
-    #: English words of each option in a variant's name (the log and storage use codes).
-    _WORDS: ClassVar[dict[str, str]] = {
-        "crowning_piece": "crowning piece",
-        "timed_display": "timed display",
-        "empty_clues": "empty clues",
-        "strikeout_keeps_score": "strikeout keeps score",
-    }
 
     # -- the options as data -------------------------------------------------
 
@@ -285,7 +277,7 @@ class GameOptions:
                 wild = "wild " if self.wild_multicolor else ""
                 parts.append(f"{wild}{self.multicolor.value} multicolor")
             elif name != "wild_multicolor":
-                parts.append(self._WORDS[name])
+                parts.append(name.replace("_", " "))
         return ", ".join(parts) or "base game"
 
 
