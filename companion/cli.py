@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.i18n import LANGUAGES
+
 if TYPE_CHECKING:
     from companion.config import Config
     from companion.storage import Storage
@@ -237,7 +239,7 @@ def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
     run.add_argument("--config", type=Path, help="configuration file (TOML)")
     run.add_argument("--size", type=_size, help="window size, e.g. 480x320")
     run.add_argument("--fullscreen", action="store_true", help="use the whole screen")
-    run.add_argument("--lang", choices=("en", "fr"), help="language of the screens")
+    run.add_argument("--lang", choices=LANGUAGES, help="language of the screens")
     run.add_argument("--display", help="auto, window, kmsdrm or fb:/dev/fbN (overrides config)")
     run.add_argument("--gpio", choices=("auto", "lgpio", "mock", "none"), help="pin factory")
     run.set_defaults(handler=run_command)
@@ -246,7 +248,7 @@ def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
     render.add_argument("log", type=Path, metavar="LOG")
     render.add_argument("--size", type=_size, default=(480, 320))
     render.add_argument("--out", type=Path, required=True, metavar="PNG")
-    render.add_argument("--lang", choices=("en", "fr"), default="en")
+    render.add_argument("--lang", choices=LANGUAGES, default="en")
     render.set_defaults(handler=render_command)
 
     export = commands.add_parser("export", help="print a stored game as a hanabi-log/1 log")

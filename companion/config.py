@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import LANGUAGE_NAMES, LANGUAGES
 from engine.errors import CompanionError
 from engine.options import OPTION_NAMES, GameOptions
 from hardware.wiring import (
@@ -52,7 +53,6 @@ __all__ = [
 DEFAULT_CONFIG_PATH = Path("/etc/hanabi-companion/config.toml")
 """Read when no ``--config`` is given and the file exists."""
 
-LANGUAGES = ("en", "fr")
 BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
 
 
@@ -140,7 +140,7 @@ display = "auto"
 # Width x height in pixels.
 size = "480x320"
 fullscreen = false
-# "en" or "fr".
+# The language of the screens: {LANGUAGE_CHOICES}.
 language = "en"
 
 [game]
@@ -188,7 +188,9 @@ long_press = 0.8
 # repeat_window = 1.0
 # The enrolled deck (default: ~/.local/state/hanabi-companion/tags.json).
 # tag_map = "/var/lib/hanabi-companion/tags.json"
-""".replace("{_GAME_OPTION_LINES}\n", _option_lines())
+""".replace("{_GAME_OPTION_LINES}\n", _option_lines()).replace(
+    "{LANGUAGE_CHOICES}", ", ".join(f'"{code}" ({name})' for code, name in LANGUAGE_NAMES.items())
+)
 
 
 def load_config(path: Path | None = None, *, default_path: Path = DEFAULT_CONFIG_PATH) -> Config:

@@ -18,6 +18,40 @@ from engine.game import EndReason, Event, EventKind, Rating
 from engine.options import GameOptions, OptionValue
 
 LANGUAGES = ("en", "fr")
+"""Every language of the app; a new one is a new entry in each table of this module."""
+
+#: Each language by its own name, as the set-up and the menu offer it.
+LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
+
+#: The help screen: (keyboard keys, buttons, what they do), row by row.
+HELP_ROWS: dict[str, list[tuple[str, str, str]]] = {
+    "en": [
+        ("h", "HINT", "record a hint"),
+        ("p / d", "PLAY / DISCARD", "enter a play / a discard"),
+        ("r y g b w m", "soft keys", "colour of the card"),
+        ("1-5", "soft keys", "rank of the card"),
+        ("Return", "OK", "confirm"),
+        ("Escape", "hold UNDO", "cancel"),
+        ("u, BackSpace", "UNDO", "undo the last action"),
+        ("a", "NEXT (entry)", "announce a colour (timed)"),
+        ("Tab / arrows", "NEXT", "next page / row"),
+        ("m", "hold OK", "menu"),
+        ("2-5", "", "players (set-up)"),
+    ],
+    "fr": [
+        ("h", "HINT", "noter un indice"),
+        ("p / d", "PLAY / DISCARD", "poser / défausser"),
+        ("r y g b w m", "touches", "couleur de la carte"),
+        ("1-5", "touches", "valeur de la carte"),
+        ("Entrée", "OK", "confirmer"),
+        ("Échap", "UNDO long", "annuler la saisie"),
+        ("u, Retour", "UNDO", "annuler la dernière action"),
+        ("a", "NEXT (saisie)", "annoncer une couleur"),
+        ("Tab / flèches", "NEXT", "page / ligne suivante"),
+        ("m", "OK long", "menu"),
+        ("2-5", "", "joueurs (préparation)"),
+    ],
+}
 
 COLOR_NAMES = {
     "en": {
@@ -152,6 +186,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "language": "Language",
         "start": "Start",
         "yes": "yes",
+        "button_hint": "Hint",
+        "button_play": "Play",
+        "button_discard": "Discard",
+        "button_undo": "Undo",
+        "button_announce": "Announce",
         "no": "no",
         "edit_name": "Name of player {n} (Return: next)",
         "player_n": "Player {n}",
@@ -247,6 +286,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "language": "Langue",
         "start": "Commencer",
         "yes": "oui",
+        "button_hint": "Indice",
+        "button_play": "Poser",
+        "button_discard": "Défausser",
+        "button_undo": "Annuler",
+        "button_announce": "Annonce",
         "no": "non",
         "edit_name": "Nom du joueur {n} (Entrée : suivant)",
         "player_n": "Joueur {n}",

@@ -455,13 +455,10 @@ class Renderer:
             surface,
             bar,
             [
-                (
-                    i18n.tr(lang, "hint_tokens").rstrip("s") if lang == "en" else "Indice",
-                    Press(Key.HINT),
-                ),
-                ("Play" if lang == "en" else "Poser", Press(Key.PLAY)),
-                ("Discard" if lang == "en" else "Défausser", Press(Key.DISCARD)),
-                ("Undo" if lang == "en" else "Annuler", Press(Key.UNDO)),
+                (i18n.tr(lang, "button_hint"), Press(Key.HINT)),
+                (i18n.tr(lang, "button_play"), Press(Key.PLAY)),
+                (i18n.tr(lang, "button_discard"), Press(Key.DISCARD)),
+                (i18n.tr(lang, "button_undo"), Press(Key.UNDO)),
                 ("Menu", Press(Key.MENU)),
             ],
         )
@@ -674,14 +671,14 @@ class Renderer:
         cancel = (i18n.tr(lang, "cancel"), Press(Key.BACK))
         if step is EntryStep.KIND:
             buttons = [
-                ("Play" if lang == "en" else "Poser", Press(Key.PLAY)),
-                ("Discard" if lang == "en" else "Défausser", Press(Key.DISCARD)),
+                (i18n.tr(lang, "button_play"), Press(Key.PLAY)),
+                (i18n.tr(lang, "button_discard"), Press(Key.DISCARD)),
                 cancel,
             ]
         elif step is EntryStep.CONFIRM:
             buttons = [cancel]
             if game.setup.options.timed_display and entry.kind is EntryKind.PLAY:
-                buttons.append(("Annonce" if lang == "fr" else "Announce", Press(Key.PREVIOUS)))
+                buttons.append((i18n.tr(lang, "button_announce"), Press(Key.PREVIOUS)))
             buttons.append((i18n.tr(lang, "confirm"), Press(Key.OK)))
         else:
             buttons = [cancel]
@@ -827,7 +824,7 @@ class Renderer:
             surface,
             bar,
             [
-                ("Undo" if lang == "en" else "Annuler", Press(Key.UNDO)),
+                (i18n.tr(lang, "button_undo"), Press(Key.UNDO)),
                 (i18n.tr(lang, "new_game"), Press(Key.OK)),
             ],
         )
@@ -840,7 +837,7 @@ class Renderer:
         if row == "names":
             return ", ".join(draft.name(seat) for seat in range(draft.players))
         if row == "language":
-            return {"en": "English", "fr": "Français"}[draft.language]
+            return i18n.LANGUAGE_NAMES[draft.language]
         if row == "start":
             return ">>"
         return i18n.option_value(lang, row, draft.options.value(row))
@@ -919,7 +916,7 @@ class Renderer:
     def draw_menu(self, surface: pygame.Surface, controller: Controller) -> None:
         lang = controller.language
         rows = [(i18n.tr(lang, row), "") for row in MENU_ROWS]
-        rows[-1] = (i18n.tr(lang, "language"), {"en": "English", "fr": "Français"}[lang])
+        rows[-1] = (i18n.tr(lang, "language"), i18n.LANGUAGE_NAMES[lang])
         self.draw_list(
             surface,
             i18n.tr(lang, "menu"),
@@ -1002,7 +999,7 @@ class Renderer:
         lang = controller.language
         w, h = self.width, self.height
         pad, title_h, btn_h = self.page(surface, i18n.tr(lang, "help_title"))
-        rows = HELP_ROWS[lang if lang in HELP_ROWS else "en"]
+        rows = i18n.HELP_ROWS[lang if lang in i18n.HELP_ROWS else "en"]
         area = pygame.Rect(pad, title_h + pad, w - 2 * pad, h - title_h - btn_h - 3 * pad)
         line = max(area.height // len(rows), min(24, area.height // 4))
         fits = max(1, area.height // line)
@@ -1033,36 +1030,6 @@ class Renderer:
         if fits < len(rows):
             buttons = [("<", Press(Key.PREVIOUS)), (">", Press(Key.NEXT)), *buttons]
         self.button_bar(surface, pygame.Rect(pad, h - btn_h - pad, w - 2 * pad, btn_h), buttons)
-
-
-HELP_ROWS = {
-    "en": [
-        ("h", "HINT", "record a hint"),
-        ("p / d", "PLAY / DISCARD", "enter a play / a discard"),
-        ("r y g b w m", "soft keys", "colour of the card"),
-        ("1-5", "soft keys", "rank of the card"),
-        ("Return", "OK", "confirm"),
-        ("Escape", "hold UNDO", "cancel"),
-        ("u, BackSpace", "UNDO", "undo the last action"),
-        ("a", "NEXT (entry)", "announce a colour (timed)"),
-        ("Tab / arrows", "NEXT", "next page / row"),
-        ("m", "hold OK", "menu"),
-        ("2-5", "", "players (set-up)"),
-    ],
-    "fr": [
-        ("h", "HINT", "noter un indice"),
-        ("p / d", "PLAY / DISCARD", "poser / défausser"),
-        ("r y g b w m", "touches", "couleur de la carte"),
-        ("1-5", "touches", "valeur de la carte"),
-        ("Entrée", "OK", "confirmer"),
-        ("Échap", "UNDO long", "annuler la saisie"),
-        ("u, Retour", "UNDO", "annuler la dernière action"),
-        ("a", "NEXT (saisie)", "annoncer une couleur"),
-        ("Tab / flèches", "NEXT", "page / ligne suivante"),
-        ("m", "OK long", "menu"),
-        ("2-5", "", "joueurs (préparation)"),
-    ],
-}
 
 
 def _short_date(stamp: str | None) -> str:
