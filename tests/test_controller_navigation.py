@@ -348,3 +348,16 @@ def test_next_previous_on_the_game_screen_turn_the_page():
     assert c.page == 1
     drive(c, PREVIOUS)
     assert c.page == 0
+
+
+@pytest.mark.parametrize("screen", list(Screen), ids=lambda s: s.value)
+def test_every_screen_answers_input(screen):
+    """The {Screen: handler} table covers every screen: a new screen without a handler fails."""
+    c = started()
+    if screen is Screen.ENTRY:
+        drive(c, PLAY)  # the entry screen needs an entry under way
+    else:
+        c.screen = screen
+    assert c.screen is screen
+    effects = c.handle(NEXT)
+    assert isinstance(effects, list)
