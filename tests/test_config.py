@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from variants import EVERY_VARIANT
 
 from companion.config import (
     DEFAULT_CONFIG_TOML,
@@ -18,7 +19,7 @@ from companion.config import (
     load_config,
     parse_config,
 )
-from engine.options import OPTION_NAMES, GameOptions, Multicolor
+from engine.options import OPTION_NAMES
 from hardware.buttons import PanelPins
 
 
@@ -126,14 +127,7 @@ tag_map = "/srv/tags.json"
     assert config.screen == ScreenConfig("fb:/dev/fb1", (800, 480), True, "fr")
     assert config.game == GameConfig(
         players=5,
-        options=GameOptions(
-            multicolor=Multicolor.FULL,
-            wild_multicolor=True,
-            crowning_piece=True,
-            timed_display=True,
-            empty_clues=True,
-            strikeout_keeps_score=True,
-        ),
+        options=EVERY_VARIANT,
     )
     assert config.gpio == GpioConfig(
         pin_factory="mock",

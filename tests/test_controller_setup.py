@@ -19,6 +19,7 @@ from table_stories import (
     focus,
     started,
 )
+from variants import ALL_BUT_CROWNING
 
 from companion.controller import (
     SETUP_ROWS,
@@ -215,13 +216,7 @@ def test_settings_are_saved_with_the_draft_and_round_trip():
         names=["Ann", "Bo", "Cy", "Di"],
         first_player=3,
         language="fr",
-        options=GameOptions(
-            multicolor=Multicolor.FULL,
-            wild_multicolor=True,
-            timed_display=True,
-            empty_clues=True,
-            strikeout_keeps_score=True,
-        ),
+        options=ALL_BUT_CROWNING,
     )
     c = Controller(draft)
     effects = drive(c, OK)

@@ -6,6 +6,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from variants import ALL_BUT_CROWNING
 
 from engine import Discard, GameSetup, Hint, Multicolor, Play, SetupError
 from engine import errors as e
@@ -124,13 +125,7 @@ def test_log_header_writes_every_option_that_is_set():
         first_player=2,
         names=("A", "B", "C", "D"),
         started_at="2026-11-21T06:00:00Z",
-        options=GameOptions(
-            multicolor=Multicolor.FULL,
-            wild_multicolor=True,
-            timed_display=True,
-            empty_clues=True,
-            strikeout_keeps_score=True,
-        ),
+        options=ALL_BUT_CROWNING,
     )
     assert setup_to_dict(setup) == {
         "format": "hanabi-log/1",

@@ -1,6 +1,7 @@
 """Components and set-up (docs/rules.md sections 1, 2 and the variant mixes of section 6)."""
 
 import pytest
+from variants import ALL_BUT_CROWNING
 
 from engine import Game, GameSetup, Multicolor, SetupError
 from engine.cards import ALL_CARDS, Card, Color
@@ -163,13 +164,7 @@ def test_6_crowning_piece_refuses_two_other_variants(multicolor):
 def test_6_other_variants_combine_freely_without_crowning_piece():
     setup = GameSetup(
         players=5,
-        options=GameOptions(
-            multicolor=Multicolor.FULL,
-            wild_multicolor=True,
-            timed_display=True,
-            empty_clues=True,
-            strikeout_keeps_score=True,
-        ),
+        options=ALL_BUT_CROWNING,
     )
     assert setup.deck_size == 60
     assert setup.options.variant_name() == (
