@@ -42,6 +42,7 @@ readonly SOURCE_DIR
 ROOT=""
 USE_APT=1
 USE_PIP=1
+GPIO_OFF=0
 WHEELS=""
 ACTION=install
 PYTHON=${HANABI_PYTHON:-python3}
@@ -340,6 +341,7 @@ install_gpio_library() {
     machine=$(uname -m)
     python_version=$("$VENV/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
     log "GPIO: off. No $GPIO_PACKAGE here and no lgpio wheel on PyPI for Python $python_version on $machine; the companion runs without buttons (screen, keyboard and scanners work)"
+    GPIO_OFF=1
 }
 
 # The venv must run our gpiozero (2.x), not an older one from the system.
@@ -382,6 +384,12 @@ write_config() {
     fi
     local text
     text=$(default_config)
+    if ((GPIO_OFF)); then
+        # No pin library: a GPIO chip here (a board's, or a VM's) must not make
+        # the companion ask for a package this system cannot install.
+        text=$(printf '%s\n' "$text" | sed 's/^pin_factory = "auto"$/pin_factory = "none"  # install.sh: no lgpio for this system/')
+        log "GPIO: off in $CONFIG_FILE ([gpio] pin_factory = \"none\")"
+    fi
     # Written in one go, so an interrupted run leaves no half a file behind.
     printf '%s\n' "$text" >"$CONFIG_FILE.new"
     chmod 0644 "$CONFIG_FILE.new"

@@ -71,6 +71,12 @@ def test_installer_says_what_it_chose_for_this_release(appliance: Appliance) -> 
     )
     assert re.search(r"install.sh: GPIO: (off\. No python3-lgpio|lgpio \S+ from PyPI)", out)
     assert "error" not in out.lower()
+    # GPIO off: the config says so, so a GPIO chip (arm64's virt board has one) does not
+    # make the service ask for a package this system cannot install.
+    config = appliance.machine.run("cat", "/etc/hanabi-companion/config.toml").stdout
+    factory = re.search(r"^pin_factory = (\S+)", config, re.M)
+    assert factory is not None
+    assert factory.group(1) == ('"none"' if "GPIO: off." in out else '"auto"')
 
 
 def test_venv_gpiozero_2_wins_over_debians_1_6(appliance: Appliance) -> None:
