@@ -362,15 +362,26 @@ class Renderer:
         game, lang = controller.game, controller.language
         assert game is not None
         w, h = self.width, self.height
-        pad = max(4, h // 60)
+        # Sizes follow the panel's shorter side: a portrait 320x480 draws its parts as a
+        # 480x320 does, with the top bar on two rows and the extra height for the status.
+        unit = min(w, h)
+        portrait = h > w
+        pad = max(4, unit // 60)
         wide = w >= 700
         main_w = int(w * 0.6) if wide else w
-        top_h = int(h * 0.13)
-        fw_h = int(h * 0.29)
-        tok_h = int(h * 0.12)
-        btn_h = max(int(h * 0.14), 32)
-        status_top = top_h + fw_h + tok_h + 3 * pad
+        top_h = int(unit * 0.13)
+        head_h = 2 * top_h if portrait else top_h
+        fw_h = int(unit * 0.29)
+        tok_h = int(unit * 0.12)
+        btn_h = max(int(unit * 0.14), 32)
+        status_top = head_h + fw_h + tok_h + 3 * pad
         status_h = h - status_top - btn_h - 2 * pad
+        line_h = min(status_h // 2, int(unit * 0.16))  # portrait: no giant letters
+        # A tall panel has room for the discard pile under the status lines: no page to turn.
+        pile_top = status_top + 2 * line_h + pad
+        pile_h = h - btn_h - 2 * pad - pile_top
+        pile_below = portrait and pile_h >= int(unit * 0.3)
+        one_page = wide or pile_below
         position = game.position
 
         # whose turn, the fuses, the draw pile
@@ -378,13 +389,17 @@ class Renderer:
         bar_h = top_h - pad
         deck_w = int(bar_h * 2.1)
         fuses_w = int(bar_h * 3.3)
-        turn = pygame.Rect(pad, pad, main_w - deck_w - fuses_w - 4 * pad, bar_h)
+        if portrait:  # whose turn on a row of its own, the fuses and the pile below
+            turn = pygame.Rect(pad, pad, w - 2 * pad, bar_h)
+            fuses = pygame.Rect(pad, top_h + pad, fuses_w, bar_h)
+        else:
+            turn = pygame.Rect(pad, pad, main_w - deck_w - fuses_w - 4 * pad, bar_h)
+            fuses = pygame.Rect(turn.right + pad, pad, fuses_w, bar_h)
         self.text(
             surface, i18n.tr(lang, "turn_of", name=name), int(top_h * 0.7), turn, color=ACCENT
         )
-        fuses = pygame.Rect(turn.right + pad, pad, fuses_w, bar_h)
         self.draw_fuses(surface, game, fuses)
-        deck = pygame.Rect(fuses.right + 2 * pad, pad, deck_w, bar_h)
+        deck = pygame.Rect(fuses.right + 2 * pad, fuses.top, deck_w, bar_h)
         pile = pygame.Rect(deck.left, deck.top, int(deck.height * 0.72), deck.height)
         pygame.draw.rect(surface, PANEL_LIGHT, pile, border_radius=4)
         pygame.draw.rect(surface, DIM, pile, 2, border_radius=4)
@@ -395,24 +410,27 @@ class Renderer:
             pygame.Rect(pile.right + pad, deck.top, deck.width - pile.width - pad, deck.height),
         )
 
-        if controller.page == 1 and not wide:
-            area = pygame.Rect(pad, top_h + pad, w - 2 * pad, fw_h + tok_h + pad)
+        if controller.page == 1 and not one_page:
+            area = pygame.Rect(pad, head_h + pad, w - 2 * pad, fw_h + tok_h + pad)
             self.draw_discards(surface, game, area, lang)
         else:
             self.draw_fireworks(
-                surface, game, pygame.Rect(pad, top_h + pad, main_w - 2 * pad, fw_h), lang
+                surface, game, pygame.Rect(pad, head_h + pad, main_w - 2 * pad, fw_h), lang
             )
             self.draw_tokens(
-                surface, game, pygame.Rect(pad, top_h + fw_h + 2 * pad, main_w - 2 * pad, tok_h)
+                surface, game, pygame.Rect(pad, head_h + fw_h + 2 * pad, main_w - 2 * pad, tok_h)
             )
         if wide:
             side = pygame.Rect(main_w + pad, pad, w - main_w - 2 * pad, h - btn_h - 3 * pad)
             pygame.draw.rect(surface, PANEL, side, border_radius=8)
             self.draw_discards(surface, game, side.inflate(-2 * pad, -2 * pad), lang)
+        if pile_below:
+            below = pygame.Rect(pad, pile_top, w - 2 * pad, pile_h)
+            pygame.draw.rect(surface, PANEL, below, border_radius=8)
+            self.draw_discards(surface, game, below.inflate(-2 * pad, -2 * pad), lang)
 
         # what just happened, the final round, the team's margins
         status = pygame.Rect(pad, status_top, main_w - 2 * pad, status_h)
-        line_h = status.height // 2
         text, color = self.message_text(controller)
         self.text(
             surface,
@@ -439,7 +457,7 @@ class Renderer:
                     i18n.tr(lang, "pace", pace=game.pace),
                 ]
             )
-            if not wide:
+            if not one_page:
                 second += f"  ·  {i18n.tr(lang, 'discards')} {len(position.discards)}"
             second_color = DIM
         self.text(
@@ -462,8 +480,10 @@ class Renderer:
                 ("Menu", Press(Key.MENU)),
             ],
         )
-        if not wide:  # the fireworks/discards area toggles pages when tapped
-            self.targets.append((pygame.Rect(0, top_h, w, fw_h + tok_h + 2 * pad), Press(Key.NEXT)))
+        if not one_page:  # the fireworks/discards area toggles pages when tapped
+            self.targets.append(
+                (pygame.Rect(0, head_h, w, fw_h + tok_h + 2 * pad), Press(Key.NEXT))
+            )
 
     def draw_fireworks(
         self, surface: pygame.Surface, game: Game, rect: pygame.Rect, lang: str

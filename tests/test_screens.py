@@ -24,6 +24,8 @@ from engine.table import SimulatedTable
 from hardware.events import ChooseColor, ChooseRank, Key, Press
 
 SIZES = [(320, 240), (480, 320), (800, 480)]
+#: Portrait panels: many 3.5" SPI screens are 320x480 natively, DSI ones 480x800.
+PORTRAIT_SIZES = [(240, 320), (320, 480), (480, 800)]
 LANGUAGES = ["en", "fr"]
 NAMES = ("Ann", "Bo", "Cy")
 
@@ -172,11 +174,12 @@ def color_extent(surface: pygame.Surface, rgb: tuple[int, int, int]) -> int:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", SIZES + PORTRAIT_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("screen", SCREENS)
 def test_every_screen_draws_inside_its_size(screen, size, lang):
-    """Section 2: every screen at 320x240, 480x320 and 800x480, both languages: the frame
-    has the screen's size, every text and tap target lies inside it, no text is shrunk
+    """Section 2: every screen at 320x240, 480x320 and 800x480, and on portrait panels
+    (which crashed the game screen before), both languages: the frame has the screen's
+    size, every text and tap target lies inside it, no text is shrunk
     below 10 px, and something is written."""
     surface, renderer = render(screen, size, lang)
     assert surface.get_size() == size
@@ -300,3 +303,26 @@ def test_setup_screen_draws_options_that_do_not_combine_yet():
     renderer = Renderer((480, 320))
     renderer.draw(surface, Controller(draft))
     assert "Player 1, Player 2, Player 3" in [text for text, _, _ in renderer.texts]
+
+
+@pytest.mark.parametrize("size", [(240, 320), (320, 480)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_portrait_game_screen_draws_as_its_landscape_twin(size):
+    """A portrait panel's game screen: whose turn on its own row, and the fireworks as
+    tall as on the landscape panel of the same pixels (sizes follow the shorter side)."""
+    portrait, renderer = render("game", size, "en")
+    landscape, _ = render("game", (size[1], size[0]), "en")
+    assert color_extent(portrait, SUIT_RGB[Color.RED]) == color_extent(
+        landscape, SUIT_RGB[Color.RED]
+    )
+    turn = [rect for text, rect, _ in renderer.texts if text.endswith("to play")]
+    deck = [rect for text, rect, _ in renderer.texts if text == "12"]
+    assert turn and deck and turn[0].bottom <= deck[0].top  # two rows, not one squeezed
+
+
+def test_a_tall_portrait_panel_shows_the_discard_pile_under_the_status():
+    """480x800 has room for the discard pile on the game screen itself: no page to turn."""
+    _surface, renderer = render("game", (480, 800), "en")
+    pile = [rect for text, rect, _ in renderer.texts if text == "Discard pile"]
+    status = [rect for text, rect, _ in renderer.texts if text.startswith("Score ")]
+    assert pile and status and pile[0].top > status[0].bottom
+    assert Press(Key.NEXT) not in [event for _rect, event in renderer.targets]
