@@ -165,6 +165,30 @@ def _init_video(wanted: str | None, screen_wait: float) -> None:
             time.sleep(0.25)
 
 
+#: Seconds a desktop's X server gets to answer before a window is given up.
+DESKTOP_WAIT_SECONDS = 3.0
+
+
+def _desktop_after_all(display: str) -> str:
+    """SDL fell back off-screen although ``$DISPLAY`` names a desktop: ask its X11 driver
+    by name, a few times (a busy X server; seen under load in the Xvfb tests), so that
+    the window opens or the error says why, instead of SDL's silent fallback."""
+    pygame.display.quit()
+    os.environ["SDL_VIDEODRIVER"] = "x11"
+    deadline = time.monotonic() + DESKTOP_WAIT_SECONDS
+    while True:
+        try:
+            pygame.display.init()
+            return video_driver()
+        except pygame.error as error:
+            if time.monotonic() >= deadline:
+                del os.environ["SDL_VIDEODRIVER"]
+                raise DisplayError(
+                    f"cannot open a window on the desktop {display}: {error}"
+                ) from None
+            time.sleep(0.25)
+
+
 def open_display(
     spec: str,
     size: tuple[int, int],
@@ -200,6 +224,8 @@ def open_display(
         where = wanted or "a desktop window"
         raise DisplayError(f"cannot open the display ({where}): {error}") from None
     driver = video_driver()
+    if driver in HEADLESS_DRIVERS and wanted is None and os.environ.get("DISPLAY"):
+        driver = _desktop_after_all(os.environ["DISPLAY"])
     if driver in HEADLESS_DRIVERS and (wanted is None or wanted == "kmsdrm"):
         pygame.display.quit()
         raise DisplayError(

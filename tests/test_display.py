@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pygame
 import pytest
 
@@ -95,3 +97,15 @@ def test_a_missing_kmsdrm_screen_fails_after_the_wait(monkeypatch):
     with pytest.raises(pygame.error):
         display._init_video(None, screen_wait=30)  # a desktop window is never waited for
     assert len(attempts) == 1
+
+
+def test_a_desktop_that_does_not_answer_is_named_with_sdls_reason(monkeypatch):
+    """$DISPLAY set but no X server there: not SDL's silent off-screen fallback, but the
+    desktop named, with X11's own reason."""
+    monkeypatch.setenv("DISPLAY", ":987")
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr("companion.display.DESKTOP_WAIT_SECONDS", 0.5)
+    with pytest.raises(DisplayError, match=r"cannot open a window on the desktop :987: .*(?i:x11)"):
+        open_display("window", (480, 320))
+    assert "SDL_VIDEODRIVER" not in os.environ
