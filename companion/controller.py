@@ -32,7 +32,7 @@ from companion import i18n
 from companion.i18n import LANGUAGES
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import Card, Color
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, SuitNotInGame
 from engine.game import Event, Game
 from engine.options import OPTION_NAMES, GameOptions, SetupError
 from engine.setup import GameSetup
@@ -483,6 +483,11 @@ class Controller:
         if key is Key.HINT:
             return self._record(Hint(player=game.position.current))
         if key in (Key.PLAY, Key.DISCARD):
+            try:  # refused whatever the card (all 8 tokens for a discard): said at once
+                game.check_kind(Play if key is Key.PLAY else Discard)
+            except IllegalAction as error:
+                self.message = Refused(error)
+                return [Beep("refused")]
             kind = EntryKind.PLAY if key is Key.PLAY else EntryKind.DISCARD
             self.entry = Entry(kind)
             self.preview = None
@@ -512,6 +517,14 @@ class Controller:
         if isinstance(event, CardScanned):
             return self._scanned(event, entry)
         step = self.entry_step()
+        if isinstance(event, ChooseColor) and game.setup.suit(event.color) is None:
+            # A colour this game has not (multicolor in a base game): said at once.
+            self.message = Refused(
+                SuitNotInGame(
+                    f"There is no {event.color.label} suit in this game", color=event.color
+                )
+            )
+            return [Beep("refused")]
         if isinstance(event, ChooseColor):
             if entry.choosing_announce:
                 entry.announce = event.color

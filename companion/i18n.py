@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 
 from engine.cards import Card, Color
@@ -164,7 +165,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "end_no_legal_action": "Lost: {name} had no legal action left",
         "lost": "Lost",
         "points": "points",
-        "figures": "{turns} turns · {hints} hints · {discards} discards · {misplays} misplays",
         "new_game_hint": "OK: new game · Undo: take back",
         # set-up
         "setup_title": "New game",
@@ -265,7 +265,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "end_no_legal_action": "Perdu : {name} n'avait plus d'action possible",
         "lost": "Perdu",
         "points": "points",
-        "figures": ("{turns} tours · {hints} indices · {discards} défausses · {misplays} erreurs"),
         "new_game_hint": "OK : nouvelle partie · Annuler : revenir",
         "setup_title": "Nouvelle partie",
         "players": "Joueurs",
@@ -311,6 +310,40 @@ TEXTS: dict[str, dict[str, str]] = {
 }
 
 #: French sentences for the engine's refusals, by code (English comes from the engine).
+#: Which plural form a count takes, by language (gettext's ``plural=`` expressions):
+#: English "1 turn, 0 turns"; French "0 tour, 1 tour, 2 tours".
+PLURAL_FORM: dict[str, Callable[[int], int]] = {
+    "en": lambda n: int(n != 1),
+    "fr": lambda n: int(n > 1),
+}
+
+#: Words counted on the screens, each with its forms in the order of ``PLURAL_FORM``.
+COUNTED: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {
+        "turns": ("{n} turn", "{n} turns"),
+        "hints": ("{n} hint", "{n} hints"),
+        "discards": ("{n} discard", "{n} discards"),
+        "misplays": ("{n} misplay", "{n} misplays"),
+    },
+    "fr": {
+        "turns": ("{n} tour", "{n} tours"),
+        "hints": ("{n} indice", "{n} indices"),
+        "discards": ("{n} défausse", "{n} défausses"),
+        "misplays": ("{n} erreur", "{n} erreurs"),
+    },
+}
+
+
+def counted(lang: str, key: str, n: int) -> str:
+    """``n`` things, in the form the language gives that number (ngettext's rule).
+
+    >>> counted("en", "misplays", 1), counted("en", "misplays", 0), counted("fr", "misplays", 0)
+    ('1 misplay', '0 misplays', '0 erreur')
+    """
+    lang = lang if lang in COUNTED else "en"
+    return COUNTED[lang][key][PLURAL_FORM[lang](n)].format(n=n)
+
+
 REFUSALS_FR = {
     "game_over": "La partie est terminée : plus aucune action",
     "not_your_turn": "Ce n'est pas au tour de {claimed_name}, mais de {player_name}",

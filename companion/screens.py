@@ -823,13 +823,13 @@ class Renderer:
         self.draw_fireworks(surface, game, pygame.Rect(pad, y, w - 2 * pad, fw_h), lang)
         y += fw_h + pad
         kinds = [event.kind for event in game.events]
-        figures = i18n.tr(
-            lang,
-            "figures",
-            turns=len(game.events),
-            hints=kinds.count(EventKind.HINT),
-            discards=kinds.count(EventKind.DISCARD),
-            misplays=kinds.count(EventKind.MISPLAY),
+        figures = " · ".join(
+            [
+                i18n.counted(lang, "turns", len(game.events)),
+                i18n.counted(lang, "hints", kinds.count(EventKind.HINT)),
+                i18n.counted(lang, "discards", kinds.count(EventKind.DISCARD)),
+                i18n.counted(lang, "misplays", kinds.count(EventKind.MISPLAY)),
+            ]
         )
         self.text(
             surface,
@@ -922,8 +922,8 @@ class Renderer:
             seat = controller.editing_name
             typed = draft.names[seat] if seat < len(draft.names) else ""
             footer = f"{i18n.tr(lang, 'edit_name', n=seat + 1)}: {typed}_"
-        elif isinstance(controller.message, Refused):
-            footer = i18n.refusal_text(lang, controller.message.error)
+        elif controller.message is not None:  # a refused Start, a refusal: always said
+            footer, _color = self.message_text(controller)
         self.draw_list(
             surface,
             i18n.tr(lang, "setup_title"),

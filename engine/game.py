@@ -205,6 +205,21 @@ class Game:
         """Raise the refusal ``action`` would get, if any; change nothing."""
         _check(self.setup, self.position, action)
 
+    def check_kind(self, kind: type[Play] | type[Discard]) -> None:
+        """Raise the refusal a play or a discard would get whatever its card (the game is
+        over, no card in hand, all 8 hint tokens for a discard), so that a table hears it
+        before it picks the card; change nothing.
+
+        >>> from engine import GameSetup
+        >>> Game(GameSetup(players=2)).check_kind(Discard)
+        Traceback (most recent call last):
+        ...
+        engine.errors.HintTokensFull: All 8 hint tokens are available: you cannot discard
+        """
+        if self.position.end_reason is not None:
+            raise errors.GameIsOver()
+        _check_before_the_card(self.position, kind)
+
     def preview(self, action: Action) -> Event:
         """What ``action`` would do, without doing it (for a confirm step)."""
         _check(self.setup, self.position, action)
@@ -361,16 +376,12 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
         raise errors.NotYourTurn(
             f"It is {names[player]}'s turn, not {names[claimed]}'s", player=player, claimed=claimed
         )
-    hands = position.hands
     if isinstance(action, Hint):
         _check_hint(setup, position, action, player)
         return
     if not isinstance(action, (Play, Discard)):
         raise TypeError(f"not an action: {action!r}")
-    if hands[player] == 0:
-        raise errors.EmptyHand()
-    if isinstance(action, Discard) and position.hints >= MAX_HINTS:
-        raise errors.HintTokensFull()
+    _check_before_the_card(position, type(action))
     card = action.card
     index = card[0] * 5 + card[1] - 1  # Card.ordinal, without the property call
     copies = setup.copies[index]
@@ -394,6 +405,14 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
             raise errors.SuitNotInGame(
                 f"There is no {action.announce.label} suit in this game", color=action.announce
             )
+
+
+def _check_before_the_card(position: Position, kind: type[Play] | type[Discard]) -> None:
+    """The refusals a play or a discard meets whatever its card."""
+    if position.hands[position.current] == 0:
+        raise errors.EmptyHand()
+    if kind is Discard and position.hints >= MAX_HINTS:
+        raise errors.HintTokensFull()
 
 
 def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -> None:

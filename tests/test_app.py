@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from companion.app import App, resume
-from companion.controller import Screen, SetupDraft
+from companion.controller import Refused, Screen, SetupDraft
 from companion.display import open_display
 from companion.storage import Storage
 from engine import Card, GameSetup, Play
@@ -93,9 +93,9 @@ def test_an_event_from_a_thread_wakes_the_sleeping_loop(app):
 
 def test_refused_action_changes_nothing_stored(app):
     app.dispatch(Press(Key.OK))
-    for event in (Press(Key.DISCARD), ChooseColor(Color.RED), ChooseRank(1), Press(Key.OK)):
-        app.dispatch(event)
-    assert app.controller.screen is Screen.ENTRY  # still there, with the reason shown
+    app.dispatch(Press(Key.DISCARD))  # all 8 hint tokens: refused before any card
+    assert isinstance(app.controller.message, Refused)
+    assert app.controller.screen is Screen.GAME  # still there, with the reason shown
     assert stored_actions(app) == []
 
 

@@ -139,15 +139,18 @@ def test_4_the_action_is_recorded_before_the_game_is_finished():
 # -- section 7: refusals reach the table, and change nothing ------------------
 
 
-def test_3_7_discard_with_all_8_tokens_is_refused_and_nothing_recorded():
+def test_3_7_discard_with_all_8_tokens_is_refused_at_once_and_nothing_recorded():
+    """Refused whatever the card: said on DISCARD, before the table picks a card."""
     c = started()
-    drive(c, DISCARD, ChooseColor(R), ChooseRank(1))
-    assert isinstance(c.preview, IllegalAction) and c.preview.code == "hint_tokens_full"
-    effects = drive(c, OK)
+    effects = drive(c, DISCARD)
     assert effects == [Beep("refused")]
     assert isinstance(c.message, Refused) and c.message.error.code == "hint_tokens_full"
     assert c.game.actions == [] and c.game.position == fresh(c.game)
-    assert c.screen is Screen.ENTRY and c.entry is not None  # the table can fix it or cancel
+    assert c.screen is Screen.GAME and c.entry is None
+    # A scanned card, then DISCARD: refused too, and the card stays "play or discard?".
+    drive(c, CardScanned("R1", C("R1")), DISCARD)
+    assert c.message.error.code == "hint_tokens_full" and c.game.actions == []
+    assert c.screen is Screen.ENTRY and c.entry is not None
 
 
 def test_3_7_hint_with_no_token_left_is_refused():
@@ -181,17 +184,22 @@ def test_7_a_fourth_red_1_cannot_exist_shown_before_ok_and_ok_keeps_the_entry():
 
 
 def test_7_a_suit_not_in_the_game_is_refused_multicolor_in_a_base_game():
+    """Said when the colour is picked (``m``), not after the rank: the colour stays open."""
     c = started()
-    drive(c, PLAY, ChooseColor(M), ChooseRank(3))
-    assert isinstance(c.preview, IllegalAction) and c.preview.code == "suit_not_in_game"
-    assert drive(c, OK) == [Beep("refused")]
+    assert drive(c, PLAY, ChooseColor(M)) == [Beep("refused")]
     assert c.message.error.code == "suit_not_in_game"
-    assert c.screen is Screen.ENTRY and c.game.actions == []
+    assert c.screen is Screen.ENTRY and c.entry.color is None and c.game.actions == []
+    drive(c, ChooseColor(R), ChooseRank(1), OK)
+    assert c.game.actions == [Play(C("R1"), player=0)]
+    # A scanned card of a suit not in the game is still refused when it is recorded.
+    c = started()
+    drive(c, CardScanned("M3", C("M3")), PLAY)
+    assert c.message.error.code == "suit_not_in_game" and c.game.actions == []
 
 
 def test_keys_escape_cancels_an_entry_at_every_step():
     c = started()
-    for prefix in ([PLAY], [PLAY, ChooseColor(R)], [DISCARD, ChooseColor(R), ChooseRank(2)]):
+    for prefix in ([PLAY], [PLAY, ChooseColor(R)], [PLAY, ChooseColor(R), ChooseRank(2)]):
         assert drive(c, *prefix, BACK) == []
         assert c.screen is Screen.GAME and c.entry is None and c.preview is None
     assert c.game.actions == []
@@ -358,11 +366,12 @@ def test_6_timed_display_next_takes_the_announce_back():
 
 
 def test_6_7_announcing_a_colour_not_in_the_game_is_refused():
+    """Said when the colour is announced, and the announce stays open."""
     c = started(timed_display=True)
-    drive(c, PLAY, ChooseColor(R), ChooseRank(1), PREVIOUS, ChooseColor(M))
-    assert isinstance(c.preview, IllegalAction) and c.preview.code == "suit_not_in_game"
-    assert drive(c, OK) == [Beep("refused")]
-    assert c.screen is Screen.ENTRY and c.game.actions == []
+    drive(c, PLAY, ChooseColor(R), ChooseRank(1), PREVIOUS)
+    assert drive(c, ChooseColor(M)) == [Beep("refused")]
+    assert c.message.error.code == "suit_not_in_game"
+    assert c.screen is Screen.ENTRY and c.entry.announce is None and c.game.actions == []
 
 
 def test_6_without_timed_display_there_is_no_announce_step():

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import i18n
 from companion.i18n import (
     COLOR_NAMES,
     LANGUAGES,
@@ -378,3 +379,28 @@ def test_event_two_tokens_back_reads_in_the_plural():
     assert event.hints_change == 2
     assert describe_event("en", event, timed.names).endswith("(+2 hints)")
     assert describe_event("fr", event, timed.names).endswith("(+2 indices)")
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_language_counts_every_word_in_its_own_plural_forms(lang):
+    """gettext's convention: each language its plural rule, each counted word its forms."""
+    assert lang in i18n.PLURAL_FORM
+    assert i18n.COUNTED[lang].keys() == i18n.COUNTED["en"].keys()
+    forms = max(i18n.PLURAL_FORM[lang](n) for n in range(200)) + 1
+    for key, texts in i18n.COUNTED[lang].items():
+        assert len(texts) == forms, key
+        assert all("{n}" in text for text in texts), key
+
+
+def test_plurals_follow_each_languages_rule():
+    """English: 1 is singular, 0 plural; French: 0 and 1 singular."""
+    assert [i18n.counted("en", "misplays", n) for n in (0, 1, 2)] == [
+        "0 misplays",
+        "1 misplay",
+        "2 misplays",
+    ]
+    assert [i18n.counted("fr", "misplays", n) for n in (0, 1, 2)] == [
+        "0 erreur",
+        "1 erreur",
+        "2 erreurs",
+    ]

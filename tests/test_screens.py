@@ -18,7 +18,7 @@ from companion.screens import HINT_BLUE, SUIT_RGB, Renderer
 from companion.storage import HistoryRow, StatsRow
 from engine import Card, Color, Discard, GameSetup, Hint, Multicolor, Play
 from engine.errors import HintTokensFull
-from engine.game import EndReason, Game, Outcome, Rating
+from engine.game import EndReason, EventKind, Game, Outcome, Rating
 from engine.options import GameOptions
 from engine.table import SimulatedTable
 from hardware.events import ChooseColor, ChooseRank, Key, Press
@@ -251,6 +251,22 @@ def test_end_screen_shows_score_rating_sentence_and_reason(lang):
     assert i18n.tr(lang, "end_final_round") in words
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_end_screen_figures_use_plurals(lang):
+    """ "1 misplay", not "1 misplays" (French: "1 erreur"): a game with exactly one."""
+    game = next(
+        game
+        for seed in range(500)
+        if (game := SimulatedTable(GameSetup(2, names=NAMES[:2]), random.Random(seed)).play_out())
+        and [event.kind for event in game.events].count(EventKind.MISPLAY) == 1
+    )
+    renderer = Renderer((480, 320))
+    renderer.draw(pygame.Surface((480, 320)), Controller(SetupDraft(language=lang), game))
+    figures = [text for text, _, _ in renderer.texts if " · " in text]
+    assert any(i18n.counted(lang, "misplays", 1) in text for text in figures), figures
+    assert not any(i18n.counted(lang, "misplays", 2).replace("2", "1") in text for text in figures)
+
+
 def test_storm_end_screen_says_lost_not_a_band():
     """Section 5: a game lost to the storm shows "lost" with its reason, not a band."""
     _surface, renderer = render("end_storm", (480, 320), "en")
@@ -303,6 +319,36 @@ def test_setup_screen_draws_options_that_do_not_combine_yet():
     renderer = Renderer((480, 320))
     renderer.draw(surface, Controller(draft))
     assert "Player 1, Player 2, Player 3" in [text for text, _, _ in renderer.texts]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_start_is_said_on_the_set_up_screen(lang):
+    """Start with options the rules refuse (crowning piece + multicolor + timed display)
+    starts nothing and says why, on the set-up screen itself."""
+    draft = SetupDraft(
+        language=lang,
+        options=GameOptions(crowning_piece=True, multicolor=Multicolor.SHORT, timed_display=True),
+    )
+    controller = Controller(draft)
+    controller.handle(Press(Key.OK))  # the focus starts on Start
+    assert controller.game is None and controller.screen is Screen.SETUP
+    renderer = Renderer((480, 320))
+    renderer.draw(pygame.Surface((480, 320)), controller)
+    said = i18n.tr(lang, "crowning_one_variant")
+    assert said in [text for text, _, _ in renderer.texts]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_discard_is_said_on_the_game_screen(lang):
+    """DISCARD with all 8 hint tokens: refused at once, the reason on the game screen."""
+    controller = controller_for("setup", lang)
+    controller.handle(Press(Key.OK))
+    controller.handle(Press(Key.DISCARD))
+    renderer = Renderer((480, 320))
+    renderer.draw(pygame.Surface((480, 320)), controller)
+    said = i18n.refusal_text(lang, HintTokensFull())
+    assert controller.screen is Screen.GAME
+    assert said in [text for text, _, _ in renderer.texts]
 
 
 @pytest.mark.parametrize("size", [(240, 320), (320, 480)], ids=lambda s: f"{s[0]}x{s[1]}")
