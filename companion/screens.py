@@ -616,7 +616,7 @@ class Renderer:
         prompt = (
             {
                 EntryStep.COLOR: i18n.tr(lang, "entry_pick_color"),
-                EntryStep.ANNOUNCE: i18n.tr(lang, "entry_pick_color"),
+                EntryStep.ANNOUNCE: i18n.tr(lang, "entry_pick_announce"),
                 EntryStep.RANK: i18n.tr(lang, "entry_pick_rank"),
                 EntryStep.CONFIRM: i18n.tr(lang, "entry_confirm"),
             }.get(step, "")

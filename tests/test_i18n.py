@@ -404,3 +404,16 @@ def test_plurals_follow_each_languages_rule():
         "1 erreur",
         "2 erreurs",
     ]
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_help_explains_every_mark_the_game_screen_shows(lang):
+    """Max, Pace, "!", "×" and "dead" appear on the game screen: Help says what they mean,
+    and that the fireworks can be tapped; every language has the same rows."""
+    rows = i18n.HELP_ROWS[lang]
+    assert len(rows) == len(i18n.HELP_ROWS["en"])
+    keys = [keys for keys, _buttons, _meaning in rows]
+    pace_word = i18n.tr(lang, "pace", pace=0).split()[0]
+    for mark in ("Max", pace_word, "!", "×", i18n.tr(lang, "dead")):
+        assert mark in keys, mark
+    assert any("fireworks" in buttons or "feux" in buttons for _k, buttons, _m in rows)

@@ -372,3 +372,17 @@ def test_a_tall_portrait_panel_shows_the_discard_pile_under_the_status():
     status = [rect for text, rect, _ in renderer.texts if text.startswith("Score ")]
     assert pile and status and pile[0].top > status[0].bottom
     assert Press(Key.NEXT) not in [event for _rect, event in renderer.targets]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_announce_step_asks_for_an_announcement_not_a_card_colour(lang):
+    """Timed display: the prompt says what it asks ("Announce which colour?")."""
+    game = Game(GameSetup(players=2, names=NAMES[:2], options=GameOptions(timed_display=True)))
+    c = Controller(SetupDraft(language=lang), game)
+    for event in (Press(Key.PLAY), ChooseColor(Color.RED), ChooseRank(1), Press(Key.PREVIOUS)):
+        c.handle(event)
+    renderer = Renderer((480, 320))
+    renderer.draw(pygame.Surface((480, 320)), c)
+    texts = [text for text, _, _ in renderer.texts]
+    assert i18n.tr(lang, "entry_pick_announce") in texts
+    assert i18n.tr(lang, "entry_pick_color") not in texts
