@@ -302,6 +302,7 @@ class Controller:
         self.page = 0  # the game screen's page at small sizes (0: table, 1: discards)
         self._return_to = Screen.GAME
         self._clock = clock
+        self._asked_to_abandon = False
         #: Which method handles the input on each screen.
         self._handlers: dict[Screen, Callable[[InputEvent], list[Effect]]] = {
             Screen.SETUP: self._on_setup,
@@ -396,6 +397,8 @@ class Controller:
 
     def _on_setup(self, event: InputEvent) -> list[Effect]:
         draft = self.draft
+        # Start while a game is unfinished asks first; the question lasts one input.
+        asked, self._asked_to_abandon = self._asked_to_abandon, False
         if self.editing_name is not None:
             return self._edit_name(event)
         if isinstance(event, Select) and event.target in SETUP_ROWS:
@@ -414,6 +417,10 @@ class Controller:
         elif key is Key.OK:
             row = SETUP_ROWS[self.focus]
             if row == "start":
+                if self.game is not None and not self.game.is_over and not asked:
+                    self._asked_to_abandon = True
+                    self.message = Info("start_abandons_the_game")
+                    return []
                 return self._start_game()
             self.change_setup_row(row)
         elif key is Key.BACK and self.game is not None:

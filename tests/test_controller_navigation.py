@@ -291,6 +291,7 @@ def test_menu_new_game_then_back_returns_to_the_game():
     drive(c, BACK)
     assert c.screen is Screen.GAME and len(c.game.actions) == 1
     drive(c, MENU, Select("new_game"))
+    assert drive(c, OK) == [] and len(c.game.actions) == 1  # asked first: it is unfinished
     effects = drive(c, OK)
     assert isinstance(effects[-1], StartGame) and c.game.actions == []
 
@@ -361,3 +362,29 @@ def test_every_screen_answers_input(screen):
     assert c.screen is screen
     effects = c.handle(NEXT)
     assert isinstance(effects, list)
+
+
+def test_start_while_a_game_is_unfinished_asks_first():
+    """Menu, New game, Start: the unfinished game would be abandoned, so Start says so and
+    needs a second press; anything else in between drops the question."""
+    c = started()
+    hints(c)
+    running = c.game
+    c.choose_menu("new_game")
+    assert c.screen is Screen.SETUP and SETUP_ROWS[c.focus] == "start"
+    assert drive(c, OK) == []
+    assert c.game is running and c.message == Info("start_abandons_the_game")
+    drive(c, NEXT, PREVIOUS)  # something else: the question is dropped
+    assert drive(c, OK) == [] and c.game is running
+    effects = drive(c, OK)  # asked, and confirmed
+    assert [type(e) for e in effects] == [SaveSettings, StartGame]
+    assert c.game is not running and c.screen is Screen.GAME
+
+
+def test_start_after_a_finished_game_asks_nothing():
+    c = started()
+    storm(c)
+    assert c.game.is_over
+    c.choose_menu("new_game")
+    effects = drive(c, OK)
+    assert [type(e) for e in effects] == [SaveSettings, StartGame]
