@@ -57,14 +57,6 @@ SUIT_RGB = {
     Color.MULTICOLOR: (180, 90, 220),
 }
 RAINBOW = [(222, 56, 56), (242, 204, 48), (52, 174, 84), (58, 116, 232), (180, 90, 220)]
-KEY_LABELS = {
-    Key.HINT: "HINT",
-    Key.PLAY: "PLAY",
-    Key.DISCARD: "DISC",
-    Key.UNDO: "UNDO",
-    Key.NEXT: "NEXT",
-    Key.OK: "OK",
-}
 COLOR_KEYS = {c: c.letter.lower() for c in Color}
 
 
@@ -663,7 +655,7 @@ class Renderer:
                     event = ChooseRank(int(str(choice)))
                 self.text(
                     surface,
-                    f"{KEY_LABELS[SOFT_KEYS[i]]} · {key_hint}",
+                    f"{i18n.tr(lang, 'softkey_' + SOFT_KEYS[i].value)} · {key_hint}",
                     int(label_h * 0.8),
                     pygame.Rect(tile.left, face.bottom, tile.width, label_h),
                     color=DIM,

@@ -386,3 +386,13 @@ def test_the_announce_step_asks_for_an_announcement_not_a_card_colour(lang):
     texts = [text for text, _, _ in renderer.texts]
     assert i18n.tr(lang, "entry_pick_announce") in texts
     assert i18n.tr(lang, "entry_pick_color") not in texts
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_soft_key_labels_are_in_the_screens_language(lang):
+    """The entry's soft keys name the buttons in the table's language ("INDICE · r")."""
+    _surface, renderer = render("entry_color", (480, 320), lang)
+    texts = [text for text, _, _ in renderer.texts]
+    assert f"{i18n.tr(lang, 'softkey_hint')} · r" in texts
+    if lang == "fr":
+        assert not any(text.startswith("HINT") for text in texts)
