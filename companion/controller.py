@@ -544,6 +544,8 @@ class Controller:
             key = event.key
             if key is Key.BACK:
                 return self._cancel_entry()
+            if key is Key.ERASE:
+                return self._erase_last_choice()
             if step is EntryStep.KIND and key in (Key.PLAY, Key.DISCARD):
                 # Scanned first: the press says what was done with the card, and records it.
                 entry.kind = EntryKind.PLAY if key is Key.PLAY else EntryKind.DISCARD
@@ -578,6 +580,23 @@ class Controller:
             self.preview = game.preview(action)
         except IllegalAction as error:
             self.preview = error
+
+    def _erase_last_choice(self) -> list[Effect]:
+        """Step back one choice (announce, rank, colour); with none left, leave the entry."""
+        entry = self.entry
+        assert entry is not None
+        if entry.choosing_announce:
+            entry.choosing_announce = False
+        elif entry.announce is not None:
+            entry.announce = None
+        elif entry.rank is not None:
+            entry.rank = None
+        elif entry.color is not None:
+            entry.color = None
+        else:
+            return self._cancel_entry()
+        self._update_preview()
+        return []
 
     def _cancel_entry(self) -> list[Effect]:
         self.entry = None

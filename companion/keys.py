@@ -57,7 +57,9 @@ def key_event(name: str, screen: Screen, *, entry_step: EntryStep | None) -> Inp
             return ChooseRank(int(name))
         if name == "a":  # announce a colour (timed display)
             return Press(Key.PREVIOUS)
-        if name in ("backspace", "u"):
+        if name == "backspace":
+            return Press(Key.ERASE)
+        if name == "u":
             return Press(Key.BACK)
         if entry_step is EntryStep.KIND and name in ("p", "d"):
             return GAME[name]

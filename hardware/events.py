@@ -26,6 +26,7 @@ class Key(Enum):
     NEXT = "next"
     PREVIOUS = "previous"
     MENU = "menu"
+    ERASE = "erase"  # step back one choice in an entry (a keyboard's BackSpace)
     HELP = "help"
 
 

@@ -385,3 +385,19 @@ def test_6_timed_display_a_discard_has_no_announce_step():
     hints(c)
     drive(c, DISCARD, ChooseColor(R), ChooseRank(1), PREVIOUS)
     assert c.entry_step() == "confirm"
+
+
+def test_keys_backspace_steps_back_one_choice_then_leaves_the_entry():
+    """BackSpace undoes the last choice (rank, then colour), then leaves; Escape leaves
+    at once."""
+    c = started()
+    drive(c, PLAY, ChooseColor(R), ChooseRank(2))
+    assert c.entry.card == C("R2")
+    drive(c, Press(Key.ERASE))
+    assert c.screen is Screen.ENTRY and c.entry.color is R and c.entry.rank is None
+    drive(c, Press(Key.ERASE))
+    assert c.screen is Screen.ENTRY and c.entry.color is None
+    drive(c, ChooseColor(Y), ChooseRank(1), OK)  # the entry goes on after stepping back
+    assert c.game.actions == [Play(C("Y1"), player=0)]
+    drive(c, PLAY, Press(Key.ERASE))
+    assert c.screen is Screen.GAME and c.entry is None and len(c.game.actions) == 1

@@ -47,7 +47,8 @@ def test_entry_ranks(rank):
 def test_entry_return_confirms_and_escape_cancels():
     assert key_event("return", Screen.ENTRY, entry_step=EntryStep.CONFIRM) == Press(Key.OK)
     assert key_event("escape", Screen.ENTRY, entry_step=EntryStep.CONFIRM) == Press(Key.BACK)
-    assert key_event("backspace", Screen.ENTRY, entry_step=EntryStep.RANK) == Press(Key.BACK)
+    assert key_event("backspace", Screen.ENTRY, entry_step=EntryStep.RANK) == Press(Key.ERASE)
+    assert key_event("u", Screen.ENTRY, entry_step=EntryStep.RANK) == Press(Key.BACK)
 
 
 def test_entry_game_keys_are_not_soft_keys():
