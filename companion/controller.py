@@ -32,7 +32,7 @@ from companion import i18n
 from companion.i18n import LANGUAGES
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import Card, Color
-from engine.errors import IllegalAction, SuitNotInGame
+from engine.errors import IllegalAction
 from engine.game import Event, Game
 from engine.options import OPTION_NAMES, GameOptions, SetupError
 from engine.setup import GameSetup
@@ -524,15 +524,12 @@ class Controller:
         if isinstance(event, CardScanned):
             return self._scanned(event, entry)
         step = self.entry_step()
-        if isinstance(event, ChooseColor) and game.setup.suit(event.color) is None:
-            # A colour this game has not (multicolor in a base game): said at once.
-            self.message = Refused(
-                SuitNotInGame(
-                    f"There is no {event.color.label} suit in this game", color=event.color
-                )
-            )
-            return [Beep("refused")]
         if isinstance(event, ChooseColor):
+            try:  # a colour this game has not (multicolor in a base game): said at once
+                game.check_color(event.color)
+            except IllegalAction as error:
+                self.message = Refused(error)
+                return [Beep("refused")]
             if entry.choosing_announce:
                 entry.announce = event.color
                 entry.choosing_announce = False

@@ -30,7 +30,7 @@ from gpiozero.pins import Factory
 
 from companion.config import Config
 from engine.errors import CompanionError
-from hardware.buttons import ButtonPanel, open_panel
+from hardware.buttons import ButtonPanel, make_pin_factory
 from hardware.events import Emit
 from hardware.scanner import CardScanner
 from hardware.tagmap import TagMap
@@ -70,23 +70,14 @@ class Devices:
 
 def _open_panel(config: Config, emit: Emit, options: DeviceOptions) -> ButtonPanel | None:
     gpio = config.gpio
-    if options.gpio_factory is not None:
-        return ButtonPanel(
-            gpio.pins,
-            emit,
-            pin_factory=options.gpio_factory,
-            debounce=gpio.debounce,
-            long_press=gpio.long_press,
-        )
-    pin_factory = options.pin_factory or gpio.pin_factory
-    if pin_factory == "auto" and not any(options.dev.glob("gpiochip*")):
-        return None  # a desktop: no GPIO chip, no panel, nothing to say
-    return open_panel(
-        gpio.pins,
-        emit,
-        pin_factory=pin_factory,
-        debounce=gpio.debounce,
-        long_press=gpio.long_press,
+    factory = options.gpio_factory
+    if factory is None:
+        name = options.pin_factory or gpio.pin_factory
+        if name == "none" or (name == "auto" and not any(options.dev.glob("gpiochip*"))):
+            return None  # no panel configured, or a desktop: no GPIO chip, nothing to say
+        factory = make_pin_factory(name)
+    return ButtonPanel(
+        gpio.pins, emit, pin_factory=factory, debounce=gpio.debounce, long_press=gpio.long_press
     )
 
 

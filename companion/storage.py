@@ -87,8 +87,6 @@ class GameStatus(StrEnum):
     ABANDONED = "abandoned"
 
 
-PLAYING, OVER, ABANDONED = GameStatus.PLAYING, GameStatus.OVER, GameStatus.ABANDONED
-
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _HEADER_SIZE = 100
 _APPLICATION_ID_OFFSET = 68
@@ -340,7 +338,7 @@ class Storage:
         line = dump_line(action_to_dict(action))
         with self._transaction(f"save an action of game {game_id}", write=True) as db:
             status = _status(db, game_id)
-            if status != PLAYING:
+            if status is not GameStatus.PLAYING:
                 raise GameStateError(
                     f"Game {game_id} is {_status_words(status)}: it takes no more actions"
                 )
@@ -359,7 +357,7 @@ class Storage:
         """
         with self._transaction(f"undo the last action of game {game_id}", write=True) as db:
             status = _status(db, game_id)
-            if status == ABANDONED:
+            if status is GameStatus.ABANDONED:
                 raise GameStateError(f"Game {game_id} was abandoned: it cannot be changed")
             (last,) = db.execute(
                 "SELECT MAX(seq) FROM actions WHERE game_id = ?", (game_id,)
@@ -367,7 +365,7 @@ class Storage:
             if last is None:
                 raise GameStateError(f"Game {game_id} has no action to undo")
             db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, last))
-            if status == OVER:
+            if status is GameStatus.OVER:
                 db.execute(
                     "UPDATE games SET status = 'playing', finished_at = NULL, score = NULL,"
                     " rating = NULL, outcome = NULL, end_reason = NULL WHERE id = ?",
@@ -390,7 +388,7 @@ class Storage:
         stamp = self._stamp()
         with self._transaction(f"save the result of game {game_id}", write=True) as db:
             status = _status(db, game_id)
-            if status == ABANDONED:
+            if status is GameStatus.ABANDONED:
                 raise GameStateError(f"Game {game_id} was abandoned: it cannot be finished")
             stored_header, stored_lines = _log_rows(db, game_id)
             if stored_header != header or stored_lines != lines:
@@ -421,9 +419,9 @@ class Storage:
         stamp = self._stamp()
         with self._transaction(f"abandon game {game_id}", write=True) as db:
             status = _status(db, game_id)
-            if status == OVER:
+            if status is GameStatus.OVER:
                 raise GameStateError(f"Game {game_id} is over: it cannot be abandoned")
-            if status == PLAYING:
+            if status is GameStatus.PLAYING:
                 db.execute(
                     "UPDATE games SET status = 'abandoned', finished_at = ? WHERE id = ?",
                     (stamp, game_id),

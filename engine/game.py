@@ -220,6 +220,11 @@ class Game:
             raise errors.GameIsOver()
         _check_before_the_card(self.position, kind)
 
+    def check_color(self, color: Color) -> None:
+        """Raise :class:`~engine.errors.SuitNotInGame` if this game has no suit of ``color``
+        (a card's colour or an announcement, refused as soon as it is picked)."""
+        _check_suit(self.setup, color)
+
     def preview(self, action: Action) -> Event:
         """What ``action`` would do, without doing it (for a confirm step)."""
         _check(self.setup, self.position, action)
@@ -326,13 +331,12 @@ class Game:
     def lost_cards(self) -> list[Card]:
         """Cards a firework still needed whose every copy is gone (a discard pile's "×")."""
         position, copies = self.position, self.setup.copies
-        return [
+        needed = (
             Card(suit.color, rank)
             for suit in self.setup.suits
             for rank in range(position.fireworks[suit.color] + 1, 6)
-            if position.seen[Card(suit.color, rank).ordinal]
-            >= copies[Card(suit.color, rank).ordinal]
-        ]
+        )
+        return [card for card in needed if position.seen[card.ordinal] >= copies[card.ordinal]]
 
     def dead_fireworks(self) -> list[Color]:
         """Fireworks that can no longer be completed (a card they need is gone)."""
@@ -401,10 +405,12 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
     if isinstance(action, Play) and action.announce is not None:
         if not setup.options.timed_display:
             raise errors.AnnounceNotAllowed()
-        if setup.suit(action.announce) is None:
-            raise errors.SuitNotInGame(
-                f"There is no {action.announce.label} suit in this game", color=action.announce
-            )
+        _check_suit(setup, action.announce)
+
+
+def _check_suit(setup: GameSetup, color: Color) -> None:
+    if setup.suit(color) is None:
+        raise errors.SuitNotInGame(f"There is no {color.label} suit in this game", color=color)
 
 
 def _check_before_the_card(position: Position, kind: type[Play] | type[Discard]) -> None:
