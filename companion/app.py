@@ -28,6 +28,7 @@ from companion.controller import (
     Effect,
     FinishGame,
     LoadHistory,
+    Quit,
     RecordAction,
     RecordUndo,
     SaveSettings,
@@ -255,5 +256,7 @@ class App:
             storage.set_setting(SETTINGS_KEY, effect.settings)
         elif isinstance(effect, LoadHistory):
             self.controller.history = (storage.history(), storage.stats())
+        elif isinstance(effect, Quit):
+            self.running = False
         elif isinstance(effect, Beep) and self.on_beep is not None:
             self.on_beep(effect.kind)

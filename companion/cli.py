@@ -62,13 +62,18 @@ def replay_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _size(text: str) -> tuple[int, int]:
+def parse_size(text: str) -> tuple[int, int]:
+    """``480x320`` as (480, 320); :class:`argparse.ArgumentTypeError` for what is not a
+    size, or a panel too small to hold the text at its floor."""
+    from companion.config import panel_size_problem
+
     try:
         width, height = (int(part) for part in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a size like 480x320") from None
-    if not (160 <= width <= 7680 and 120 <= height <= 4320):
-        raise argparse.ArgumentTypeError(f"{text} is not a screen size this app can draw")
+    problem = panel_size_problem(width, height)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
     return width, height
 
 
@@ -107,6 +112,7 @@ def run_command(args: argparse.Namespace) -> int:
     if config is None:
         return 2
     from companion.app import App, draft_from_config, resume
+    from companion.config import panel_size_problem
     from companion.controller import SetupDraft
     from companion.devices import DeviceOptions, open_devices
     from companion.display import DisplayError, open_display
@@ -135,6 +141,15 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"hanabi-companion: {error}", file=sys.stderr)
         storage.close()
         return 1
+    problem = panel_size_problem(*display.size)  # a full screen has the panel's own size
+    if problem:
+        print(f"hanabi-companion: {problem}", file=sys.stderr)
+        display.close()
+        storage.close()
+        return 1
+    # A desktop window can be closed from the menu; the service has no Quit (systemd
+    # would start it again).
+    controller.can_quit = not os.environ.get("INVOCATION_ID")
     app = App(storage, display, controller, game_id)
     options = DeviceOptions(pin_factory=args.gpio, data_dir=args.data_dir)
     try:
@@ -237,7 +252,7 @@ def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run the companion (the default command)")
     data_dir_option(run)
     run.add_argument("--config", type=Path, help="configuration file (TOML)")
-    run.add_argument("--size", type=_size, help="window size, e.g. 480x320")
+    run.add_argument("--size", type=parse_size, help="window size, e.g. 480x320")
     run.add_argument("--fullscreen", action="store_true", help="use the whole screen")
     run.add_argument("--lang", choices=LANGUAGES, help="language of the screens")
     run.add_argument("--display", help="auto, window, kmsdrm or fb:/dev/fbN (overrides config)")
@@ -246,7 +261,7 @@ def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
 
     render = commands.add_parser("render", help="draw the screen after a log into a PNG")
     render.add_argument("log", type=Path, metavar="LOG")
-    render.add_argument("--size", type=_size, default=(480, 320))
+    render.add_argument("--size", type=parse_size, default=(480, 320))
     render.add_argument("--out", type=Path, required=True, metavar="PNG")
     render.add_argument("--lang", choices=LANGUAGES, default="en")
     render.set_defaults(handler=render_command)

@@ -505,13 +505,35 @@ def _check_text(what: str) -> Callable[[Any], str | None]:
     return check
 
 
+#: The smallest panel the screens can draw with their text at its floor (1/18 of the
+#: shorter side): a 240x320, either way round.
+SMALLEST_PANEL = (240, 320)
+
+
+def panel_size_problem(width: int, height: int) -> str | None:
+    """Why the screens cannot be drawn at this size, in one sentence; None if they can.
+
+    >>> panel_size_problem(320, 240) is None, panel_size_problem(480, 800) is None
+    (True, True)
+    >>> panel_size_problem(160, 128)
+    '160x128 is too small: the screens need at least 240x320 or 320x240'
+    """
+    short, long = sorted((width, height))
+    if short < SMALLEST_PANEL[0] or long < SMALLEST_PANEL[1] or long > 10000:
+        if long > 10000:
+            return f"{width}x{height} is too large: at most 10000 pixels a side"
+        low, high = SMALLEST_PANEL
+        return (
+            f"{width}x{height} is too small: the screens need at least {low}x{high} or {high}x{low}"
+        )
+    return None
+
+
 def _check_size(value: Any) -> str | None:
     match = re.fullmatch(r"(\d{2,5})[xX](\d{2,5})", value) if isinstance(value, str) else None
     if match is None:
         return f'{value!r} must be "WIDTHxHEIGHT" in pixels, like "480x320"'
-    if not all(16 <= int(part) <= 10000 for part in match.groups()):
-        return f"{value!r}: width and height must be 16-10000 pixels"
-    return None
+    return panel_size_problem(*(int(part) for part in match.groups()))
 
 
 def _check_display(value: Any) -> str | None:

@@ -122,11 +122,18 @@ class LoadHistory:
 
 
 @dataclass(frozen=True)
+class Quit:
+    """Close the companion (the menu's Quit, on a desktop)."""
+
+
+@dataclass(frozen=True)
 class Beep:
     kind: BeepKind
 
 
-Effect = StartGame | RecordAction | RecordUndo | FinishGame | SaveSettings | LoadHistory | Beep
+Effect = (
+    StartGame | RecordAction | RecordUndo | FinishGame | SaveSettings | LoadHistory | Beep | Quit
+)
 
 
 # -- messages: the last thing that happened, for the status line ------------
@@ -238,6 +245,9 @@ SETUP_ROWS = (
 )
 
 MENU_ROWS = ("resume", "new_game", "history", "help", "language")
+#: The menu's last row on a desktop: a window can be closed from the menu (under
+#: systemd the service would only start again, so the appliance has no Quit).
+QUIT_ROW = "quit"
 
 #: On the entry screen, the buttons act as soft keys under the choices shown.
 SOFT_KEYS = (Key.HINT, Key.PLAY, Key.DISCARD, Key.UNDO, Key.NEXT, Key.OK)
@@ -296,6 +306,8 @@ class Controller:
         self.device_notices: dict[str, str] = {}
         self.focus = SETUP_ROWS.index("start")
         self.menu_focus = 0
+        #: Whether the menu offers Quit (a desktop window, not the appliance's service).
+        self.can_quit = False
         self.editing_name: int | None = None
         self.history: History | None = None  # filled by the app after LoadHistory
         self.scroll = 0  # the first row shown on the history and help screens
@@ -336,6 +348,10 @@ class Controller:
     @notice.setter
     def notice(self, text: str | None) -> None:
         self.startup_notice = text
+
+    def menu_rows(self) -> tuple[str, ...]:
+        """The menu's rows, top to bottom."""
+        return (*MENU_ROWS, QUIT_ROW) if self.can_quit else MENU_ROWS
 
     def wants_text(self) -> bool:
         """True while a name is being typed (the keyboard then sends text)."""
@@ -503,6 +519,11 @@ class Controller:
             return self._ask_undo()
         elif key in (Key.NEXT, Key.PREVIOUS):
             self.page = 1 - self.page
+        elif key is Key.OK and isinstance(self.message, Refused | Info):
+            # OK on a refusal (or a notice line): understood; the line shows the last
+            # action again
+            last = self.last_event()
+            self.message = Happened(last) if last is not None else None
         return []
 
     def _scanned(self, event: CardScanned, entry: Entry | None) -> list[Effect]:
@@ -553,7 +574,8 @@ class Controller:
             if step is EntryStep.CONFIRM and key is Key.OK:
                 return self._confirm_entry()
             announcing = game.setup.options.timed_display and entry.kind is EntryKind.PLAY
-            if step is EntryStep.CONFIRM and key is Key.PREVIOUS and announcing:
+            if key is Key.PREVIOUS and announcing and step is not EntryStep.ANNOUNCE:
+                # announcing is offered from the start of a play entry, not only at the end
                 entry.choosing_announce = True
             elif step is EntryStep.CONFIRM and key is Key.NEXT and announcing:
                 entry.announce = None
@@ -629,6 +651,7 @@ class Controller:
             effects.append(Beep("misplay"))
         if game.is_over:
             self.screen = Screen.END
+            self.page = 0
             effects.append(FinishGame())
         else:
             self.screen = Screen.GAME
@@ -674,25 +697,28 @@ class Controller:
         if event.key is Key.OK:
             self.screen = Screen.SETUP
             self.focus = SETUP_ROWS.index("start")
+        elif event.key in (Key.NEXT, Key.PREVIOUS):  # the end screen's discard pile page
+            self.page = 1 - self.page
         return []
 
     # menu, history, help
 
     def _on_menu(self, event: InputEvent) -> list[Effect]:
-        if isinstance(event, Select) and event.target in MENU_ROWS:
+        rows = self.menu_rows()
+        if isinstance(event, Select) and event.target in rows:
             return self.choose_menu(event.target)
         if not isinstance(event, Press):
             return []
         key = event.key
         if key in (Key.NEXT, Key.PREVIOUS):
             step = 1 if key is Key.NEXT else -1
-            self.menu_focus = (self.menu_focus + step) % len(MENU_ROWS)
+            self.menu_focus = (self.menu_focus + step) % len(rows)
             return []
         if key is Key.BACK:
             self.screen = self._back_screen()
             return []
         if key is Key.OK:
-            return self.choose_menu(MENU_ROWS[self.menu_focus])
+            return self.choose_menu(rows[self.menu_focus])
         return []
 
     def choose_menu(self, row: str) -> list[Effect]:
@@ -712,6 +738,8 @@ class Controller:
         elif row == "language":
             self.change_setup_row("language")
             return [SaveSettings(self.draft.to_settings())]
+        elif row == QUIT_ROW and self.can_quit:
+            return [Quit()]
         return []
 
     def _back_screen(self) -> Screen:

@@ -48,6 +48,15 @@ class EndReason(Enum):
     CRITICAL_DISCARD = "critical_discard"
     NO_LEGAL_ACTION = "no_legal_action"
 
+    @property
+    def outcome(self) -> Outcome:
+        """The outcome a game ended for this reason has.
+
+        >>> EndReason.CRITICAL_DISCARD.outcome
+        <Outcome.LOST: 'lost'>
+        """
+        return _OUTCOME_OF[self]
+
 
 _OUTCOME_OF = {
     EndReason.PERFECT: Outcome.WON,
@@ -256,7 +265,7 @@ class Game:
     @property
     def outcome(self) -> Outcome | None:
         reason = self.position.end_reason
-        return None if reason is None else _OUTCOME_OF[reason]
+        return None if reason is None else reason.outcome
 
     @property
     def current_player(self) -> int | None:

@@ -74,6 +74,10 @@ def tag_map() -> TagMap:
 # -- the table: app, panel and scanner, wired as companion.cli wires them -------
 
 
+
+def spaceless(text: str) -> str:
+    return text.replace(" ", "")
+
 class Table:
     """The companion at the table: the real app loop, buttons, LEDs, buzzer and scanner."""
 
@@ -206,7 +210,12 @@ class Table:
         return self.storage.load(self.app.game_id).actions
 
     def texts(self) -> list[str]:
-        return [text for text, _, _ in self.app.renderer.texts]
+        return [drawn.text for drawn in self.app.renderer.texts]
+
+    def said(self) -> str:
+        """The frame's lines joined without their spaces: a sentence wrapped on two
+        lines (a long path broken anywhere) reads whole; compare with :func:`spaceless`."""
+        return "".join(self.texts()).replace(" ", "")
 
     def start_game(self) -> None:
         """The set-up screen's focus starts on "start": one OK press starts the game."""
@@ -319,9 +328,9 @@ def test_short_game_by_buttons_and_scanner_is_stored_exported_and_replays(table)
     buzzer_before = len(table.pin_states(BUZZER))
     table.scan(UNKNOWN_TAG)
     table.pump_until(
-        lambda: any(UNKNOWN_TAG in text for text in table.texts()), "the unknown tag shown"
+        lambda: spaceless(UNKNOWN_TAG) in table.said(), "the unknown tag shown"
     )
-    assert f"Unknown card tag {UNKNOWN_TAG}: enrol the deck first" in table.texts()
+    assert spaceless(f"Unknown card tag {UNKNOWN_TAG}: enrol the deck first") in table.said()
     assert controller.screen is Screen.GAME and controller.entry is None
     assert len(table.stored()) == 6
     table.pump_until(lambda: len(table.pin_states(BUZZER)) >= buzzer_before + 2, "the refusal blip")
@@ -457,12 +466,12 @@ def test_scanner_unplugged_mid_game_is_shown_then_cleared_and_reads_again(
         table.pump_until(lambda: controller.notice is not None, "the disconnection notice")
         notice = controller.notice
         assert notice.startswith("scanner disconnected"), notice
-        table.pump_until(lambda: notice in table.texts(), "the notice drawn")
+        table.pump_until(lambda: spaceless(notice) in table.said(), "the notice drawn")
         assert controller.screen is Screen.GAME
 
         cable.plug()
         table.pump_until(lambda: controller.notice is None, "the notice cleared on replug")
-        table.pump_until(lambda: notice not in table.texts(), "the banner gone")
+        table.pump_until(lambda: spaceless(notice) not in table.said(), "the banner gone")
 
         table.scan(CARDS["R2"])
         table.pump_until(lambda: controller.entry_step() == "kind", "a scan after replugging")
@@ -489,7 +498,7 @@ def test_storage_notice_survives_the_scanner_connecting(sdl_dummy, pty_port, tmp
         # The scanner's "connected" is in the inbox already; a few turns handle it.
         table.pump_for(0.3)
         assert table.controller.notice == notice
-        assert notice in table.texts()
+        assert spaceless(notice) in table.said()
     finally:
         table.close()
 

@@ -1,0 +1,256 @@
+"""The game screen: whose turn, fuses, draw pile, fireworks, hint tokens, what just
+happened, score/max/pace, the final round, the discard pile, the buttons.
+
+Top to bottom: whose turn (with the fuses and the draw pile beside it when they fit
+on one row), the fireworks, the hint tokens, what just happened, the score line, the
+final round, the buttons. The fireworks take the height left; a wide panel shows the
+discard pile on the right, a tall one below the score; otherwise it is a page of its
+own (NEXT, or a tap on the fireworks) in place of the fireworks and the last action.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion import i18n
+from companion.controller import Controller, Happened, Info, Refused, Undone
+from companion.screens import piles
+from companion.screens.kit import (
+    ACCENT,
+    BACKGROUND,
+    DIM,
+    MENU_ICON,
+    PANEL,
+    PANEL_LIGHT,
+    RGB,
+    TEXT,
+    WARN,
+    Kit,
+)
+from engine.game import Game
+from hardware.events import InputEvent, Key, Press
+
+
+def message_text(controller: Controller) -> tuple[str, RGB]:
+    """The status line: what just happened, a refusal, an undo, a notice."""
+    lang, message, names = controller.language, controller.message, controller.names
+    if isinstance(message, Happened):
+        return i18n.describe_event(lang, message.event, names), TEXT
+    if isinstance(message, Refused):
+        return i18n.refusal_text(lang, message.error, names), WARN
+    if isinstance(message, Undone):
+        what = i18n.describe_event(lang, message.event, names)
+        return i18n.tr(lang, "ev_undone", what=what), ACCENT
+    if isinstance(message, Info):
+        return i18n.tr(lang, message.key, **dict(message.params)), WARN
+    return "", TEXT
+
+
+def turn_text(lang: str, game: Game, *, short: bool = False) -> str:
+    """Whose turn; in the final round, also who plays after, to the last.
+
+    ``short`` names the players after by the shortest beginnings that tell them apart
+    (a shorter wording where five long names would not fit).
+    """
+    current = game.setup.names[game.position.current]
+    order = game.final_round_order()
+    if not order:
+        return i18n.tr(lang, "turn_of", name=current)
+    if len(order) == 1:
+        return i18n.tr(lang, "final_round_last", name=current)
+    after = [game.setup.names[seat] for seat in order[1:]]
+    if short:
+        after = short_names(after, game.setup.names)
+    return i18n.tr(lang, "final_round", name=current, order=", ".join(after))
+
+
+def final_round_text(lang: str, game: Game) -> str:
+    """The final round's line (empty outside it): the turn line says it then."""
+    return turn_text(lang, game) if game.final_round_order() else ""
+
+
+def short_names(names: list[str], everyone: tuple[str, ...]) -> list[str]:
+    """Each name cut to the shortest beginning (3 letters at least) no other name shares.
+
+    >>> short_names(["Dominique", "Bernadette"], ("Bernadette", "Bernard", "Dominique"))
+    ['Dom.', 'Bernad.']
+    """
+    out = []
+    for name in names:
+        others = [other for other in everyone if other != name]
+        for length in range(3, len(name)):
+            if not any(other.startswith(name[:length]) for other in others):
+                out.append(name[:length] + ".")
+                break
+        else:
+            out.append(name)
+    return out
+
+
+def score_text(lang: str, game: Game) -> str:
+    return " · ".join(
+        [
+            i18n.tr(lang, "score", score=game.score),
+            i18n.tr(lang, "max_score", score=game.max_score),
+            i18n.tr(lang, "pace", pace=game.pace),
+        ]
+    )
+
+
+def buttons(lang: str) -> list[tuple[str, InputEvent]]:
+    return [
+        (i18n.tr(lang, "button_hint"), Press(Key.HINT)),
+        (i18n.tr(lang, "button_play"), Press(Key.PLAY)),
+        (i18n.tr(lang, "button_discard"), Press(Key.DISCARD)),
+        (i18n.tr(lang, "button_undo"), Press(Key.UNDO)),
+        (MENU_ICON, Press(Key.MENU)),
+    ]
+
+
+def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
+    game = controller.game
+    assert game is not None
+    # The roomy layout first; on a panel where the fireworks would not fit (five long
+    # names in the final round at 320x240), the compact one: the fuses and the draw
+    # pile join the tokens' row, the players after the current one are shortened, and
+    # the fireworks may be flat cards.
+    if not _draw(kit, surface, controller, compact=False):
+        surface.fill(BACKGROUND)
+        kit.texts.clear()
+        kit.targets.clear()
+        _draw(kit, surface, controller, compact=True)
+
+
+def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact: bool) -> bool:
+    """Draw the game screen; False (and nothing sure) when the fireworks do not fit."""
+    game, lang = controller.game, controller.language
+    assert game is not None
+    w, h, pad = kit.width, kit.height, kit.pad
+    portrait = h > w
+    wide = not portrait and w >= 700
+    main_w = int(w * 0.6) if wide else w
+    inner_w = main_w - 2 * pad
+    # a wide panel: the turn row spans both columns, the discard pile is the right one
+    full_w = w - 2 * pad if wide else inner_w
+    layout = kit.layout()
+    big_line, floor_line = kit.line_height(kit.big), kit.line_height(kit.floor)
+    # the top row: whose turn, the fuses, the draw pile's count as high as a key figure
+    row_h = max(big_line, kit.line_height(kit.figure))
+
+    bar_buttons = buttons(lang)
+    bar_h = kit.bar_height([label for label, _ in bar_buttons], w - 2 * pad)
+    bar = layout.place("buttons", pygame.Rect(pad, h - bar_h - pad, w - 2 * pad, bar_h))
+
+    # whose turn (in the final round: and who after); the fuses and the draw pile beside
+    # it, on a row below when it is long, in the tokens' row when compact
+    turn = turn_text(lang, game)
+    if compact:
+        turn = turn_text(lang, game, short=True)
+    turn_color = ACCENT
+    fuses_w = int(row_h * 3.3)
+    deck_w = int(row_h * 0.72) + pad + kit.width_of("50", kit.figure)
+    beside = full_w - fuses_w - deck_w - 4 * pad
+    if not portrait and kit.width_of(turn, kit.big) <= beside:
+        turn_box = layout.place("turn", pygame.Rect(pad, pad, beside, row_h))
+        fuses = pygame.Rect(turn_box.right + 2 * pad, pad, fuses_w, row_h)
+    else:
+        turn_h = kit.height_of(turn, kit.big, full_w)
+        turn_box = layout.place("turn", pygame.Rect(pad, pad, full_w, turn_h))
+        fuses = pygame.Rect(pad, turn_box.bottom + pad, fuses_w, row_h)
+    kit.text(surface, turn, turn_box, size=kit.big, floor=kit.big, color=turn_color)
+    top = turn_box.bottom + pad if compact else fuses.bottom + pad
+
+    # the bottom of the main column, from the buttons up
+    bottom = bar.top - pad
+    score = score_text(lang, game)
+    score_h = kit.height_of(score, kit.big, inner_w)
+    message, message_color = message_text(controller)
+    message_h = kit.height_of(message, kit.floor, inner_w) if message else floor_line
+    tokens_h = row_h if compact else max(row_h, int(kit.unit * 0.11))
+    score_box = pygame.Rect(pad, bottom - score_h, inner_w, score_h)
+    message_box = pygame.Rect(pad, score_box.top - pad - message_h, inner_w, message_h)
+    tokens_box = pygame.Rect(pad, message_box.top - pad - tokens_h, inner_w, tokens_h)
+    if compact:  # the fuses and the draw pile at the right of the tokens
+        deck = pygame.Rect(tokens_box.right - deck_w, tokens_box.top, deck_w, tokens_h)
+        fuses = pygame.Rect(deck.left - 2 * pad - fuses_w, tokens_box.top, fuses_w, tokens_h)
+        tokens_box.width = fuses.left - 2 * pad - tokens_box.left
+    else:
+        deck = pygame.Rect(fuses.right + 2 * pad, fuses.top, deck_w, row_h)
+
+    # the fireworks take what is left, up to 0.3 of the panel; on a tall panel the
+    # rest holds the discard pile, under the tokens
+    room = tokens_box.top - pad - top
+    if room < kit.card_height() and not compact:
+        return False
+    # compact: the fireworks may be flat cards, the symbol and the rank on one line
+    least = kit.flat_card_height() if compact else kit.card_height()
+    fireworks_h = max(least, min(room, int(kit.unit * 0.3)))
+    fireworks_box = pygame.Rect(pad, top, inner_w, fireworks_h)
+    surplus = room - fireworks_h
+    pile_below = portrait and surplus >= floor_line + 2 * kit.card_height() + 4 * pad
+    one_page = wide or pile_below
+    if not pile_below and surplus > 0:
+        # the tokens under the fireworks and the status under them: the room left
+        # stays above the buttons, where nothing is to be read
+        for box in (tokens_box,) if wide else (tokens_box, message_box, score_box):
+            box.move_ip(0, -surplus)
+        if compact:
+            fuses.move_ip(0, -surplus)
+            deck.move_ip(0, -surplus)
+    layout.place("fuses", fuses)
+    kit.fuses(surface, fuses, game.position.fuses)
+    layout.place("deck", deck)
+    _draw_deck(kit, surface, deck, game.position.deck)
+    show_message = True
+    if pile_below:
+        tokens_box.top = fireworks_box.bottom + pad
+        pile_top = tokens_box.bottom + pad
+        pile_box = layout.place(
+            "pile", pygame.Rect(pad, pile_top, inner_w, message_box.top - pad - pile_top)
+        )
+        pygame.draw.rect(surface, PANEL, pile_box, border_radius=8)
+        piles.discards(kit, surface, game, pile_box.inflate(-2 * pad, -2 * pad), lang)
+    if controller.page == 1 and not one_page:
+        # the discard page: the pile where the fireworks and the last action were, the
+        # tokens just above the score
+        tokens_box.top = score_box.top - pad - tokens_h
+        if compact:
+            for box in (fuses, deck):
+                box.top = tokens_box.top
+        pile_area = layout.place(
+            "discards", pygame.Rect(pad, top, inner_w, tokens_box.top - pad - top)
+        )
+        piles.discards(kit, surface, game, pile_area, lang)
+        show_message = False
+    else:
+        layout.place("fireworks", fireworks_box)
+        piles.fireworks(kit, surface, game, fireworks_box)
+    layout.place("tokens", tokens_box)
+    kit.tokens(surface, tokens_box, game.position.hints)
+    if wide:
+        side_h = bar.top - pad - top
+        side = layout.place("side", pygame.Rect(main_w + pad, top, w - main_w - 2 * pad, side_h))
+        pygame.draw.rect(surface, PANEL, side, border_radius=8)
+        piles.discards(kit, surface, game, side.inflate(-2 * pad, -2 * pad), lang)
+
+    if message and show_message:
+        layout.place("message", message_box)
+        kit.text(surface, message, message_box, color=message_color)
+    layout.place("score", score_box)
+    kit.text(surface, score, score_box, size=kit.big, floor=kit.big, color=DIM)
+
+    kit.button_bar(surface, bar, bar_buttons)
+    if not one_page:  # the fireworks/discards area toggles pages when tapped
+        kit.target(pygame.Rect(0, top, w, tokens_box.bottom - top), Press(Key.NEXT))
+    return True
+
+
+def _draw_deck(kit: Kit, surface: pygame.Surface, rect: pygame.Rect, cards: int) -> None:
+    """The draw pile: a card back and the number of cards left."""
+    back = pygame.Rect(rect.left, rect.top, int(rect.height * 0.72), rect.height)
+    pygame.draw.rect(surface, PANEL_LIGHT, back, border_radius=4)
+    pygame.draw.rect(surface, DIM, back, 2, border_radius=4)
+    number = pygame.Rect(
+        back.right + kit.pad, rect.top, rect.right - back.right - kit.pad, rect.height
+    )
+    kit.text(surface, str(cards), number, size=kit.figure, floor=kit.figure)

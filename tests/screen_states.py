@@ -1,0 +1,287 @@
+"""Representative table states for the screens' tests: the hard cases for a layout.
+
+Five players with the longest names allowed, six suits, the final round, the timed
+display, the crowning piece, a long discard pile, a device notice, a long history.
+Each builder takes a language and returns the controller as the table would have it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from companion.controller import (
+    MAX_NAME_LENGTH,
+    Controller,
+    Happened,
+    Info,
+    Refused,
+    Screen,
+    SetupDraft,
+)
+from companion.storage import HistoryRow, StatsRow
+from engine import Card, Color, GameSetup, Multicolor
+from engine.errors import HintTokensFull
+from engine.game import EndReason, Game, Outcome, Rating
+from engine.options import GameOptions
+from engine.table import SimulatedTable
+from hardware.events import ChooseColor, ChooseRank, Key, Press
+
+LONG_NAMES = ("Bernadette", "Christopher", "Dominique", "Emmanuelle", "Maximiliane")
+assert all(len(name) <= MAX_NAME_LENGTH for name in LONG_NAMES)
+SIX_SUITS = GameOptions(multicolor=Multicolor.SHORT)
+
+
+def _played(setup: GameSetup, until: Callable[[Game], bool], seed_range: int = 300) -> Game:
+    """A simulated game stopped at the first turn where ``until`` holds."""
+    for seed in range(seed_range):
+        table = SimulatedTable(setup, random.Random(seed), skill=0.8)
+        while not table.game.is_over:
+            if until(table.game):
+                return table.game
+            table.step()
+        if until(table.game):
+            return table.game
+    raise AssertionError("no seed reaches the state")
+
+
+def _five_players(options: GameOptions = SIX_SUITS) -> GameSetup:
+    return GameSetup(players=5, names=LONG_NAMES, options=options)
+
+
+def _draft(lang: str) -> SetupDraft:
+    return SetupDraft(players=5, names=list(LONG_NAMES), language=lang, options=SIX_SUITS)
+
+
+def _with_last_action(controller: Controller) -> Controller:
+    game = controller.game
+    if game is not None and game.events:
+        controller.message = Happened(game.events[-1])
+    return controller
+
+
+def final_round_five(lang: str) -> Controller:
+    """Five long names, six suits, the final round with four still to play."""
+    game = _played(
+        _five_players(),
+        lambda g: (order := g.final_round_order()) is not None and len(order) == 4,
+    )
+    return _with_last_action(Controller(_draft(lang), game))
+
+
+def discard_page_long_pile(lang: str) -> Controller:
+    """The discard page of a game with many discards, six suits."""
+    game = _played(_five_players(), lambda g: len(g.position.discards) >= 18)
+    controller = _with_last_action(Controller(_draft(lang), game))
+    controller.page = 1
+    return controller
+
+
+def refusal_five(lang: str) -> Controller:
+    """A refusal on the status line (all 8 tokens: no discard), final round running."""
+    controller = final_round_five(lang)
+    controller.message = Refused(HintTokensFull())
+    return controller
+
+
+def device_notice(lang: str) -> Controller:
+    """A device notice banner over the game (it covered the turn line): the scanner
+    unplugged, five players, six suits."""
+    game = _played(_five_players(), lambda g: len(g.events) >= 20)
+    controller = _with_last_action(Controller(_draft(lang), game))
+    controller.device_notices["scanner"] = "scanner: /dev/ttyUSB0 disconnected"
+    return controller
+
+
+def entry_preview_five(lang: str) -> Controller:
+    """A play being confirmed in the final round, its preview said."""
+    controller = final_round_five(lang)
+    controller.handle(Press(Key.PLAY))
+    controller.handle(ChooseColor(Color.MULTICOLOR))
+    controller.handle(ChooseRank(5))
+    return controller
+
+
+def entry_colour_six_suits(lang: str) -> Controller:
+    controller = final_round_five(lang)
+    controller.handle(Press(Key.DISCARD))
+    return controller
+
+
+def entry_scanned(lang: str) -> Controller:
+    """A card scanned first: "play or discard?"."""
+    from hardware.events import CardScanned
+
+    controller = final_round_five(lang)
+    controller.handle(CardScanned("0012345678", Card.from_code("M5")))
+    return controller
+
+
+def timed_display_announced(lang: str) -> Controller:
+    """Timed display: a play with a colour announced, being confirmed."""
+    game = Game(GameSetup(players=5, names=LONG_NAMES, options=GameOptions(timed_display=True)))
+    controller = Controller(_draft(lang), game)
+    for event in (Press(Key.PLAY), ChooseColor(Color.RED), ChooseRank(1), Press(Key.PREVIOUS)):
+        controller.handle(event)
+    controller.handle(ChooseColor(Color.BLUE))
+    return controller
+
+
+def timed_display_announcing(lang: str) -> Controller:
+    """Timed display: the announce asked from the start of the entry."""
+    game = Game(GameSetup(players=5, names=LONG_NAMES, options=GameOptions(timed_display=True)))
+    controller = Controller(_draft(lang), game)
+    controller.handle(Press(Key.PLAY))
+    controller.handle(Press(Key.PREVIOUS))
+    return controller
+
+
+def crowning_losing_discard(lang: str) -> Controller:
+    """Crowning piece: discarding a last copy loses the game; the preview says so."""
+    setup = _five_players(GameOptions(crowning_piece=True))
+    game = _played(
+        setup,
+        lambda g: (
+            g.position.hints < 8
+            and any(card.rank < 5 and card.rank > 1 for card in g.critical_cards())
+        ),
+    )
+    card = next(card for card in game.critical_cards() if 1 < card.rank < 5)
+    controller = Controller(_draft(lang), game)
+    controller.handle(Press(Key.DISCARD))
+    controller.handle(ChooseColor(card.color))
+    controller.handle(ChooseRank(card.rank))
+    return controller
+
+
+def undo_five(lang: str) -> Controller:
+    controller = final_round_five(lang)
+    controller.handle(Press(Key.UNDO))
+    return controller
+
+
+def end_five(lang: str) -> Controller:
+    game = _played(_five_players(), lambda g: g.is_over and g.outcome is Outcome.FINISHED)
+    return Controller(_draft(lang), game)
+
+
+def end_five_discards(lang: str) -> Controller:
+    controller = end_five(lang)
+    controller.handle(Press(Key.NEXT))
+    return controller
+
+
+def end_lost(lang: str) -> Controller:
+    game = _played(_five_players(), lambda g: g.is_over and g.outcome is Outcome.LOST)
+    return Controller(_draft(lang), game)
+
+
+def setup_five(lang: str) -> Controller:
+    controller = Controller(_draft(lang))
+    controller.can_quit = True
+    return controller
+
+
+def setup_refused_start(lang: str) -> Controller:
+    draft = _draft(lang)
+    draft.options = GameOptions(
+        crowning_piece=True, multicolor=Multicolor.SHORT, timed_display=True
+    )
+    controller = Controller(draft)
+    controller.handle(Press(Key.OK))
+    return controller
+
+
+def setup_typing_a_name(lang: str) -> Controller:
+    controller = Controller(_draft(lang))
+    controller.focus = 3  # the names row
+    controller.handle(Press(Key.OK))
+    return controller
+
+
+def setup_unfinished_game(lang: str) -> Controller:
+    """Start with a game unfinished: the question on the set-up screen."""
+    controller = final_round_five(lang)
+    controller.handle(Press(Key.MENU))
+    controller.handle(Press(Key.NEXT))
+    controller.handle(Press(Key.OK))  # New game
+    controller.handle(Press(Key.OK))  # Start: asks first
+    assert isinstance(controller.message, Info)
+    return controller
+
+
+def menu_desktop(lang: str) -> Controller:
+    controller = final_round_five(lang)
+    controller.can_quit = True
+    controller.handle(Press(Key.MENU))
+    return controller
+
+
+def help_page(page: int) -> Callable[[str], Controller]:
+    def build(lang: str) -> Controller:
+        controller = final_round_five(lang)
+        controller.handle(Press(Key.HELP))
+        for _ in range(page):
+            controller.handle(Press(Key.NEXT))
+        return controller
+
+    build.__doc__ = f"Help, turned {page} times"
+    return build
+
+
+def history_long(lang: str) -> Controller:
+    controller = final_round_five(lang)
+    controller.screen = Screen.HISTORY
+    every = GameOptions(
+        multicolor=Multicolor.SHORT, wild_multicolor=True, timed_display=True, empty_clues=True
+    )
+    rows = [
+        HistoryRow(
+            n,
+            f"2026-11-{n:02d}T20:00:00+00:00",
+            f"2026-11-{n:02d}T20:40:00+00:00",
+            5,
+            LONG_NAMES,
+            every,
+            23,
+            30,
+            Rating.AMAZING,
+            Outcome.FINISHED,
+            EndReason.FINAL_ROUND,
+        )
+        for n in range(1, 12)
+    ]
+    controller.history = (
+        rows,
+        [StatsRow(5, every, 11, 23, 23.0), StatsRow(2, GameOptions(), 3, 25, 21.7)],
+    )
+    return controller
+
+
+#: Every state, by name.
+STATES: dict[str, Callable[[str], Controller]] = {
+    "final_round_five": final_round_five,
+    "discard_page_long_pile": discard_page_long_pile,
+    "refusal_five": refusal_five,
+    "device_notice": device_notice,
+    "entry_preview_five": entry_preview_five,
+    "entry_colour_six_suits": entry_colour_six_suits,
+    "entry_scanned": entry_scanned,
+    "timed_display_announced": timed_display_announced,
+    "timed_display_announcing": timed_display_announcing,
+    "crowning_losing_discard": crowning_losing_discard,
+    "undo_five": undo_five,
+    "end_five": end_five,
+    "end_five_discards": end_five_discards,
+    "end_lost": end_lost,
+    "setup_five": setup_five,
+    "setup_refused_start": setup_refused_start,
+    "setup_typing_a_name": setup_typing_a_name,
+    "setup_unfinished_game": setup_unfinished_game,
+    "menu_desktop": menu_desktop,
+    "help_first_page": help_page(0),
+    "help_last_page": help_page(12),
+    "history_long": history_long,
+}
+
+__all__ = ["STATES"]
