@@ -74,9 +74,9 @@ def tag_map() -> TagMap:
 # -- the table: app, panel and scanner, wired as companion.cli wires them -------
 
 
-
 def spaceless(text: str) -> str:
     return text.replace(" ", "")
+
 
 class Table:
     """The companion at the table: the real app loop, buttons, LEDs, buzzer and scanner."""
@@ -327,9 +327,7 @@ def test_short_game_by_buttons_and_scanner_is_stored_exported_and_replays(table)
     # An unknown tag: nothing recorded, the screen says so (and the buzzer blips once).
     buzzer_before = len(table.pin_states(BUZZER))
     table.scan(UNKNOWN_TAG)
-    table.pump_until(
-        lambda: spaceless(UNKNOWN_TAG) in table.said(), "the unknown tag shown"
-    )
+    table.pump_until(lambda: spaceless(UNKNOWN_TAG) in table.said(), "the unknown tag shown")
     assert spaceless(f"Unknown card tag {UNKNOWN_TAG}: enrol the deck first") in table.said()
     assert controller.screen is Screen.GAME and controller.entry is None
     assert len(table.stored()) == 6
