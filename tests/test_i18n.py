@@ -475,7 +475,7 @@ def test_event_completion_bonus_lost_with_8_tokens():
     )
     assert describe_event("de", event, TWO.names) == (
         "Ann hat Rot 5 ausgespielt: Feuerwerk komplett! "
-        "(Bonus verfallen: alle 8 Hinweisplättchen lagen bereit)"
+        "(Bonus verfallen: Alle 8 Hinweisplättchen lagen bereit)"
     )
 
 

@@ -6,7 +6,9 @@ with a *Blitz* on their back (fuses: here one word, *Blitz*), *Nachziehstapel*,
 nouns (*Rot*, *Bunt*) and a card reads like its label, colour first: *Rot 3*,
 so that no sentence needs an inflected adjective. The rating sentences are in
 the tone of the German edition's scale, in our own words. The players are
-addressed as *du*, as at a games table.
+addressed as *du*, as at a games table. After a colon a whole sentence opens
+with a capital ("Verloren: Der dritte Blitz hat eingeschlagen"), a fragment
+does not ("passt nicht: Fehler").
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ LANGUAGE = Language(
         "ev_tokens_gained": "+{n} Hinweis",
         "ev_tokens_gained_plural": "+{n} Hinweise",
         "crowning_one_variant": "Das große Finale lässt sich nur mit einer anderen Variante kombinieren",
-        "ev_bonus_lost": "Bonus verfallen: alle 8 Hinweisplättchen lagen bereit",
+        "ev_bonus_lost": "Bonus verfallen: Alle 8 Hinweisplättchen lagen bereit",
         "ev_final_round": "Letzte Karte gezogen: letzte Runde!",
         "ev_undone": "Zurückgenommen: {what}",
         # entry
@@ -82,9 +84,9 @@ LANGUAGE = Language(
         # end
         "game_over": "Spielende",
         "end_perfect": "Perfektes Feuerwerk!",
-        "end_strikeout": "Verloren: der dritte Blitz hat eingeschlagen",
+        "end_strikeout": "Verloren: Der dritte Blitz hat eingeschlagen",
         "end_final_round": "Die letzte Runde ist gespielt",
-        "end_critical_discard": "Verloren: eine unverzichtbare Karte ist weg",
+        "end_critical_discard": "Verloren: Eine unverzichtbare Karte ist weg",
         "end_no_legal_action": "Verloren: {name} hatte keinen erlaubten Zug mehr",
         "lost": "Verloren",
         "points": "Punkte",
@@ -191,20 +193,20 @@ LANGUAGE = Language(
         "no_such_rank": "Ein Hinweis nennt eine Zahl von 1 bis 5, nicht {rank}",
         "hint_color_not_allowed": (
             "Mit {color} als Joker nennt kein Hinweis {color}: "
-            "jeder Farbhinweis zeigt auch diese Karten"
+            "Jeder Farbhinweis zeigt auch diese Karten"
         ),
         "hint_to_empty_hand": (
-            "{seat_name} hat keine Karte mehr: ein Hinweis muss mindestens eine Karte zeigen"
+            "{seat_name} hat keine Karte mehr: Ein Hinweis muss mindestens eine Karte zeigen"
         ),
-        "no_one_to_hint": "Niemand sonst hat noch Karten: es gibt niemanden für einen Hinweis",
+        "no_one_to_hint": "Niemand sonst hat noch Karten: Es gibt niemanden für einen Hinweis",
         "empty_hand": "Du hast keine Karte mehr zum Ausspielen oder Abwerfen",
         "suit_not_in_game": "In diesem Spiel gibt es keine Farbe {color}",
         "card_exhausted": (
-            "Jede {card} ist schon aufgedeckt ({copies} im Spiel): diese Karte kann es "
+            "Jede {card} ist schon aufgedeckt ({copies} im Spiel): Diese Karte kann es "
             "nicht mehr geben. Bitte die Karte prüfen"
         ),
         "announce_not_allowed": "Eine Farbe ansagen geht nur in der Variante Farbansage",
-        "nothing_to_undo": "Nichts zurückzunehmen: das Spiel hat gerade erst begonnen",
+        "nothing_to_undo": "Nichts zurückzunehmen: Das Spiel hat gerade erst begonnen",
         "illegal_action": "Dieser Zug ist nicht erlaubt",
     },
     card="{color} {rank}",
