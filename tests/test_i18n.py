@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from companion import i18n, languages
+from companion.cli import build_parser
+from companion.config import DEFAULT_CONFIG_TOML, parse_config
 from companion.i18n import (
     COLOR_NAMES,
     LANGUAGES,
@@ -110,6 +112,18 @@ def test_a_module_without_its_language_is_refused(tmp_path, monkeypatch):
             languages.discover()
     finally:
         sys.modules.pop("companion.languages.yy", None)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_is_offered_by_the_config_and_the_command_line(lang):
+    """Nothing but the language's file names it: the config's choices (and the comment
+    of the config written at install), ``run --lang`` and ``render --lang`` follow."""
+    assert parse_config(f'[screen]\nlanguage = "{lang}"\n').screen.language == lang
+    assert f'"{lang}" ({i18n.LANGUAGE_NAMES[lang]})' in DEFAULT_CONFIG_TOML
+    parser = build_parser(hardware=False)
+    assert parser.parse_args(["run", "--lang", lang]).lang == lang
+    render = ["render", "game.log", "--size", "480x320", "--out", "o.png", "--lang", lang]
+    assert parser.parse_args(render).lang == lang
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
