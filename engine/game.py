@@ -384,7 +384,9 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
     if claimed is not None and claimed != player:
         if not 0 <= claimed < setup.players:
             raise errors.NoSuchSeat(
-                f"There is no seat {claimed} at a {setup.players}-player table", seat=claimed
+                f"There is no seat {claimed} at a {setup.players}-player table",
+                seat=claimed,
+                players=setup.players,
             )
         raise errors.NotYourTurn(
             f"It is {names[player]}'s turn, not {names[claimed]}'s", player=player, claimed=claimed
@@ -438,7 +440,9 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
     if to is not None:
         if not 0 <= to < setup.players:
             raise errors.NoSuchSeat(
-                f"There is no seat {to} at a {setup.players}-player table", seat=to
+                f"There is no seat {to} at a {setup.players}-player table",
+                seat=to,
+                players=setup.players,
             )
         if to == player:
             raise errors.HintToSelf()

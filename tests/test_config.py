@@ -226,7 +226,7 @@ def test_scanner_section_absent_means_no_scanner_and_present_needs_a_port():
             '[screen]\ndisplay = "hdmi"\n',
             'config.toml:2: [screen] display: \'hdmi\' is not "auto", "window"',
         ),
-        ('[screen]\nlanguage = "de"\n', "config.toml:2: [screen] language: 'de' is not one of"),
+        ('[screen]\nlanguage = "xx"\n', "config.toml:2: [screen] language: 'xx' is not one of"),
         (
             '[scanner]\nport = "/dev/serial0"\nprotocol = "wiegand"\n',
             "config.toml:3: [scanner] protocol: 'wiegand' is not one of 'rdm6300', 'line'",

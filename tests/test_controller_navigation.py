@@ -48,6 +48,7 @@ from companion.controller import (
     StartGame,
     Undone,
 )
+from companion.i18n import LANGUAGES
 from engine import (
     EndReason,
     Game,
@@ -278,9 +279,10 @@ def test_menu_back_and_resume_return_to_an_open_entry():
 
 
 def test_menu_language_switches_and_saves():
+    """The menu's language entry goes to the next language (companion.i18n.LANGUAGES)."""
     c = started()
     effects = drive(c, MENU, Select("language"))
-    assert c.language == "fr" and effects == [SaveSettings(c.draft.to_settings())]
+    assert c.language == LANGUAGES[1] and effects == [SaveSettings(c.draft.to_settings())]
 
 
 def test_menu_new_game_then_back_returns_to_the_game():

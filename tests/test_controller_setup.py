@@ -239,7 +239,7 @@ def test_settings_are_saved_with_the_draft_and_round_trip():
         {"multicolor": None},
         {"crowning_piece": "yes"},
         {"timed_display": 1},
-        {"language": "de"},
+        {"language": "xx"},
         {"language": ["fr"]},
         {"unknown": 1},
     ],

@@ -1,24 +1,31 @@
-"""Every string in English and French (docs/rules.md section 5: ratings; 7: refusals).
+"""Every string in every language (docs/rules.md section 5: ratings; 7: refusals).
 
-The French and English tables must hold the same keys with the same
-placeholders; the rating sentences are the rule books' words exactly; every
-refusal the engine can raise has a French sentence with nothing left unfilled.
+A language is one module of ``companion/languages``, found by discovery. Every
+language holds the same keys with the same placeholders; the English and French
+rating sentences are the rule books' words exactly; every refusal the engine can
+raise has a sentence in every language with nothing left unfilled; French sets
+a no-break space before ``: ? ! ;`` and says one word per thing.
 """
 
 from __future__ import annotations
 
+import gettext
 import random
 import re
 import string
+import sys
 from pathlib import Path
 
 import pytest
 
-from companion import i18n
+from companion import i18n, languages
+from companion.cli import build_parser
+from companion.config import DEFAULT_CONFIG_TOML, parse_config
 from companion.i18n import (
     COLOR_NAMES,
     LANGUAGES,
     RATINGS,
+    REFUSALS,
     REFUSALS_FR,
     TEXTS,
     card_name,
@@ -30,6 +37,7 @@ from companion.i18n import (
     refusal_text,
     tr,
 )
+from companion.languages import Language
 from engine import (
     Discard,
     EndReason,
@@ -49,6 +57,9 @@ from engine.table import SimulatedTable
 R, Y, G, B, W, M = Color
 RULES = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 NAMES = ("Ann", "Bo", "Cy")
+#: The no-break space French sets before ``: ? ! ;`` (docs/decisions.md).
+NB = "\u00a0"
+OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 
 
 def C(code: str) -> Card:
@@ -62,28 +73,81 @@ def placeholders(template: str) -> set[str]:
 LEFTOVER = re.compile(r"[{}]")
 
 
-# -- the two tables -------------------------------------------------------------
+# -- one file per language ---------------------------------------------------------
 
 
-def test_both_languages_have_the_same_keys():
-    assert tuple(TEXTS) == LANGUAGES == ("en", "fr")
-    assert set(TEXTS["en"]) - set(TEXTS["fr"]) == set()
-    assert set(TEXTS["fr"]) - set(TEXTS["en"]) == set()
+def test_every_language_is_one_module_of_the_languages_package():
+    """Discovery: the modules of companion/languages are the languages, English first."""
+    assert LANGUAGES[0] == "en"
+    assert {"en", "fr", "de"} <= set(LANGUAGES)
+    for table in (TEXTS, COLOR_NAMES, RATINGS, REFUSALS, i18n.HELP_ROWS, i18n.COUNTED):
+        assert tuple(table) == LANGUAGES
+    assert tuple(i18n.LANGUAGE_NAMES) == tuple(i18n.PLURAL_FORM) == LANGUAGES
+    assert i18n.LANGUAGE_NAMES["de"] == "Deutsch"
+    assert REFUSALS_FR is REFUSALS["fr"]
 
 
+def test_a_new_language_is_one_new_file(tmp_path, monkeypatch):
+    """One module defining LANGUAGE, dropped into the package, is a language."""
+    (tmp_path / "xx.py").write_text(
+        "import dataclasses\n"
+        "from companion.languages.en import LANGUAGE as EN\n"
+        "LANGUAGE = dataclasses.replace(EN, code='xx', name='Xx')\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(languages, "__path__", [*languages.__path__, str(tmp_path)])
+    monkeypatch.delitem(sys.modules, "companion.languages.xx", raising=False)
+    try:
+        found = [language.code for language in languages.discover()]
+    finally:
+        sys.modules.pop("companion.languages.xx", None)
+    assert found[0] == "en" and "xx" in found and set(LANGUAGES) <= set(found)
+
+
+def test_a_module_without_its_language_is_refused(tmp_path, monkeypatch):
+    (tmp_path / "yy.py").write_text("LANGUAGE = None\n", encoding="utf-8")
+    monkeypatch.setattr(languages, "__path__", [*languages.__path__, str(tmp_path)])
+    try:
+        with pytest.raises(TypeError, match="yy"):
+            languages.discover()
+    finally:
+        sys.modules.pop("companion.languages.yy", None)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_is_offered_by_the_config_and_the_command_line(lang):
+    """Nothing but the language's file names it: the config's choices (and the comment
+    of the config written at install), ``run --lang`` and ``render --lang`` follow."""
+    assert parse_config(f'[screen]\nlanguage = "{lang}"\n').screen.language == lang
+    assert f'"{lang}" ({i18n.LANGUAGE_NAMES[lang]})' in DEFAULT_CONFIG_TOML
+    parser = build_parser(hardware=False)
+    assert parser.parse_args(["run", "--lang", lang]).lang == lang
+    render = ["render", "game.log", "--size", "480x320", "--out", "o.png", "--lang", lang]
+    assert parser.parse_args(render).lang == lang
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_has_the_same_keys(lang):
+    assert set(TEXTS["en"]) - set(TEXTS[lang]) == set()
+    assert set(TEXTS[lang]) - set(TEXTS["en"]) == set()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("key", sorted(TEXTS["en"]))
-def test_each_text_has_the_same_placeholders_and_formats_in_both_languages(key):
-    english, french = TEXTS["en"][key], TEXTS["fr"][key]
-    assert placeholders(english) == placeholders(french)
+def test_each_text_has_the_same_placeholders_and_formats_in_every_language(key, lang):
+    english, text = TEXTS["en"][key], TEXTS[lang][key]
+    assert placeholders(english) == placeholders(text)
     params = {name: "7" for name in placeholders(english)}
-    for lang in LANGUAGES:
-        text = tr(lang, key, **params)
-        assert text.strip() and not LEFTOVER.search(text), (lang, key, text)
+    said = tr(lang, key, **params)
+    assert said.strip() and not LEFTOVER.search(said), (lang, key, said)
 
 
 def test_an_unknown_language_falls_back_to_english():
-    assert tr("de", "hint_tokens") == "Hints"
-    assert color_name("de", R) == "red"
+    assert "xx" not in LANGUAGES
+    assert tr("xx", "hint_tokens") == "Hints"
+    assert color_name("xx", R) == "red"
+    assert card_name("xx", C("R3")) == "red 3"
+    assert i18n.counted("xx", "turns", 2) == "2 turns"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -96,6 +160,27 @@ def test_card_names_read_naturally():
     assert card_name("en", C("R3")) == "red 3"
     assert card_name("fr", C("W4")) == "4 blanc"
     assert card_name("fr", C("M1")) == "1 multicolore"
+    assert card_name("de", C("W4")) == "Weiß 4"
+    assert card_name("de", C("M1")) == "Bunt 1"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_names_a_card_with_its_colour_and_rank_once(lang):
+    """The card template holds the word order, and nothing else to fill."""
+    template = i18n.language(lang).card
+    assert placeholders(template) == {"color", "rank"}
+    name = card_name(lang, C("G2"))
+    assert color_name(lang, G) in name and "2" in name
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_soft_key_labels_fit_the_small_buttons(lang):
+    """German words are long: a soft key's label is at most 8 characters, a button's 9."""
+    for key, text in TEXTS[lang].items():
+        if key.startswith("softkey_"):
+            assert len(text) <= 8, (key, text)
+        if key.startswith("button_") or key in ("cancel", "confirm"):
+            assert len(text) <= 9, (key, text)
 
 
 # -- section 5: the rating scale, word for word ---------------------------------
@@ -114,7 +199,7 @@ SECTION_5 = {
     Rating.EXCELLENT: ("Excellent, crowd pleasing", "Excellente, ravit la foule"),
     Rating.AMAZING: (
         "Amazing, will be remembered for a very long time!",
-        "Extraordinaire, restera gravée dans les mémoires !",
+        f"Extraordinaire, restera gravée dans les mémoires{NB}!",
     ),
     Rating.LEGENDARY: (
         "Legendary, everyone left speechless, stars in their eyes",
@@ -127,19 +212,22 @@ SECTION_5 = {
 }
 
 
-def test_5_the_table_above_is_rules_md_section_5():
+def rules_section(number: int) -> str:
     text = RULES.read_text(encoding="utf-8")
-    section = text.split("## 5.")[1].split("\n## ")[0]
+    return text.split(f"## {number}.")[1].split("\n## ")[0]
+
+
+def test_5_the_table_above_is_rules_md_section_5():
     rows = [
         [cell.strip() for cell in line.strip().strip("|").split("|")]
-        for line in section.splitlines()
+        for line in rules_section(5).splitlines()
         if line.startswith("|")
     ][2:]  # the header and its rule
     assert [(english, french) for _, english, french in rows] == list(SECTION_5.values())
 
 
 @pytest.mark.parametrize("rating", list(Rating), ids=lambda r: r.value)
-def test_5_every_rating_has_the_rule_books_sentence_in_both_languages(rating):
+def test_5_every_rating_has_the_rule_books_sentence_in_english_and_french(rating):
     english, french = SECTION_5[rating]
     assert rating_sentence("en", rating) == english
     assert rating_sentence("fr", rating) == french
@@ -153,26 +241,74 @@ def test_5_every_rating_has_a_title_that_opens_its_sentence(rating, lang):
     assert set(RATINGS[lang]) == set(Rating)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_5_every_band_has_its_own_title_and_sentence_in_every_language(lang):
+    titles = [rating_title(lang, rating) for rating in Rating]
+    sentences = [rating_sentence(lang, rating) for rating in Rating]
+    assert len(set(titles)) == len(set(sentences)) == len(Rating)
+    if lang != "en":
+        assert sentences != [rating_sentence("en", rating) for rating in Rating]
+
+
+def test_5_the_german_bands_go_from_boos_to_the_stars():
+    """The German edition's tone: boos at the bottom, the stars at the top."""
+    assert "Buh" in rating_sentence("de", Rating.HORRIBLE)
+    assert rating_title("de", Rating.LEGENDARY) == "Legendär"
+    assert "Sterne" in rating_sentence("de", Rating.DIVINE)
+
+
+def test_6_the_crowning_piece_rates_a_perfect_display_as_rules_md_says():
+    """Section 6: the crowning piece shows the band of a perfect display (the engine's
+    rating, whatever the scale says of the score); docs/rules.md says the same."""
+    for multicolor, band in (
+        (Multicolor.NONE, Rating.LEGENDARY),
+        (Multicolor.SHORT, Rating.DIVINE),
+    ):
+        options = GameOptions(crowning_piece=True, multicolor=multicolor)
+        setup = GameSetup(players=2, names=("Ann", "Bo"), options=options)
+        colors = [suit.color for suit in setup.suits]
+        actions = [Play(Card(color, rank)) for color in colors for rank in range(1, 6)]
+        game = Game.replay(setup, actions)
+        assert game.is_over and game.rating is band
+        assert rating_title("en", band) in rules_section(6).split("**Crowning piece")[1]
+
+
 @pytest.mark.parametrize("reason", list(EndReason), ids=lambda r: r.value)
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_4_every_end_reason_has_a_sentence(reason, lang):
     text = end_reason_text(lang, reason, name="Bo")
     assert text and not LEFTOVER.search(text)
-    assert text != end_reason_text("fr" if lang == "en" else "en", reason, name="Bo")
+    other = "fr" if lang == "en" else "en"
+    assert text != end_reason_text(other, reason, name="Bo")
 
 
-# -- section 7: every refusal in French -------------------------------------------
+# -- section 7: every refusal in every language -----------------------------------
 
 
 def refusal_codes() -> set[str]:
     return {cls.code for cls in IllegalAction.__subclasses__()}
 
 
-def test_7_every_refusal_code_of_the_engine_has_a_french_sentence():
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_7_every_refusal_code_of_the_engine_has_a_sentence_in_every_language(lang):
     codes = refusal_codes()
     assert len(codes) >= 15
-    assert codes - set(REFUSALS_FR) == set()
-    assert set(REFUSALS_FR) - codes == {IllegalAction.code}  # no stale sentence
+    assert codes - set(REFUSALS[lang]) == set()
+    assert set(REFUSALS[lang]) - codes == {IllegalAction.code}  # no stale sentence
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_7_every_refusal_has_the_same_placeholders_in_every_language(lang):
+    for code, english in REFUSALS["en"].items():
+        assert placeholders(REFUSALS[lang][code]) == placeholders(english), code
+
+
+def test_7_english_refusals_are_the_engines_own_sentences():
+    """English goes through the same table as every language, written from the engine."""
+    for cls in IllegalAction.__subclasses__():
+        if "default_message" in vars(cls):
+            assert REFUSALS["en"][cls.code] == cls.default_message, cls.code
+    assert REFUSALS["en"][IllegalAction.code] == IllegalAction.default_message
 
 
 def refused(game: Game, action) -> IllegalAction:
@@ -237,44 +373,70 @@ def realistic_refusals() -> list[IllegalAction]:
     return errors + empty_hand_refusals()
 
 
-REFUSALS = realistic_refusals()
+RAISED = realistic_refusals()
 
 
 def test_7_the_realistic_refusals_cover_every_code():
-    assert {error.code for error in REFUSALS} == refusal_codes()
+    assert {error.code for error in RAISED} == refusal_codes()
 
 
-@pytest.mark.parametrize("error", REFUSALS, ids=lambda e: f"{e.code}-{sorted(e.params)}")
-def test_7_every_refusal_reads_in_french_with_nothing_left_unfilled(error):
-    text = refusal_text("fr", error, NAMES)
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("error", RAISED, ids=lambda e: f"{e.code}-{sorted(e.params)}")
+def test_7_every_refusal_reads_in_every_language_with_nothing_left_unfilled(error, lang):
+    text = refusal_text(lang, error, NAMES)
     assert text and not LEFTOVER.search(text), text
-    assert text != str(error)  # French, not the engine's English
-    assert refusal_text("en", error, NAMES) == str(error)
+    if lang != "en":
+        assert text != refusal_text("en", error, NAMES)  # its own words, not English
 
 
-def test_7_french_refusals_name_the_players_and_the_card():
+@pytest.mark.parametrize("error", RAISED, ids=lambda e: f"{e.code}-{sorted(e.params)}")
+def test_7_english_says_what_the_engine_says(error):
+    """The engine's sentence, word for word; only a card is named in words ("red 5"),
+    where the engine writes its code ("R5")."""
+    text = refusal_text("en", error, NAMES)
+    if "card" in error.params:  # the card in words, or the engine's sentence up to it
+        card = error.params["card"]
+        assert card_name("en", card) in text or str(error).startswith(text + ": " + card.code())
+    else:
+        assert text == str(error)
+
+
+def test_7_refusals_name_the_players_and_the_card():
     game = Game(GameSetup(players=3, names=NAMES))
-    text = refusal_text("fr", refused(game, Hint(player=2)), NAMES)
-    assert text == "Ce n'est pas au tour de Cy, mais de Ann"
+    error = refused(game, Hint(player=2))
+    assert refusal_text("en", error, NAMES) == "It is Ann's turn, not Cy's"
+    assert refusal_text("fr", error, NAMES) == "Ce n'est pas au tour de Cy, mais de Ann"
+    assert refusal_text("de", error, NAMES) == "Ann ist dran, nicht Cy"
     game = Game.replay(game.setup, [Play(C("B1"))] * 3)
-    text = refusal_text("fr", refused(game, Play(C("B1"))), NAMES)
-    assert text.startswith("Tous les 1 bleu ont déjà été révélés")
+    error = refused(game, Play(C("B1")))
+    assert refusal_text("en", error, NAMES).startswith("Every blue 1 is already revealed (3 ")
+    assert refusal_text("fr", error, NAMES).startswith("1 bleu déjà révélé 3 fois")
+    assert refusal_text("de", error, NAMES).startswith("Jede Blau 1 ist schon aufgedeckt (3 ")
 
 
-def test_7_the_rules_example_in_french():
+def test_7_the_rules_example_in_every_language():
     game = Game(GameSetup(players=2))
-    text = refusal_text("fr", refused(game, Discard(C("R1"))))
-    assert text == "Les 8 jetons indice sont disponibles : impossible de défausser"
+    error = refused(game, Discard(C("R1")))
+    assert refusal_text("en", error) == "All 8 hint tokens are available: you cannot discard"
+    assert f"({refusal_text('en', error)})" in rules_section(7).replace('"', "")
+    assert (
+        refusal_text("fr", error) == f"Les 8 indices sont disponibles{NB}: impossible de défausser"
+    )
+    assert refusal_text("de", error) == (
+        "Alle 8 Hinweisplättchen sind verfügbar: Abwerfen ist nicht erlaubt"
+    )
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("code", ["not_your_turn", "hint_to_empty_hand"])
-def test_7_french_refusals_without_names_leave_nothing_unfilled(code):
-    error = next(error for error in REFUSALS if error.code == code)
-    text = refusal_text("fr", error)
+def test_7_refusals_without_names_leave_nothing_unfilled(code, lang):
+    error = next(error for error in RAISED if error.code == code)
+    text = refusal_text(lang, error)
     assert not LEFTOVER.search(text), text
+    assert tr(lang, "player_n", n=1) in text or tr(lang, "player_n", n=2) in text
 
 
-# -- what each action did, in both languages -------------------------------------
+# -- what each action did, in every language ------------------------------------
 
 
 def events_of(setup: GameSetup, actions: list) -> list:
@@ -289,6 +451,7 @@ def test_event_hint():
     assert event.kind is EventKind.HINT
     assert describe_event("en", event, TWO.names) == "Ann gave a hint"
     assert describe_event("fr", event, TWO.names) == "Ann a donné un indice"
+    assert describe_event("de", event, TWO.names) == "Ann hat einen Hinweis gegeben"
 
 
 def test_event_play():
@@ -296,6 +459,7 @@ def test_event_play():
     assert event.kind is EventKind.PLAY
     assert describe_event("en", event, TWO.names) == "Bo played red 1"
     assert describe_event("fr", event, TWO.names) == "Bo a posé 1 rouge"
+    assert describe_event("de", event, TWO.names) == "Bo hat Rot 1 ausgespielt"
 
 
 def test_event_play_completing_a_firework():
@@ -306,7 +470,10 @@ def test_event_play_completing_a_firework():
         "Bo played red 5: firework complete! (+1 hint)"
     )
     assert describe_event("fr", event, TWO.names) == (
-        "Bo a posé 5 rouge : feu d'artifice complet ! (+1 indice)"
+        f"Bo a posé 5 rouge{NB}: feu d'artifice complet{NB}! (+1 indice)"
+    )
+    assert describe_event("de", event, TWO.names) == (
+        "Bo hat Rot 5 ausgespielt: Feuerwerk komplett! (+1 Hinweis)"
     )
 
 
@@ -317,7 +484,12 @@ def test_event_completion_bonus_lost_with_8_tokens():
         "Ann played red 5: firework complete! (bonus lost: all 8 hint tokens were there)"
     )
     assert describe_event("fr", event, TWO.names) == (
-        "Ann a posé 5 rouge : feu d'artifice complet ! (bonus perdu : les 8 jetons étaient là)"
+        f"Ann a posé 5 rouge{NB}: feu d'artifice complet{NB}! "
+        f"(bonus perdu{NB}: les 8 indices étaient là)"
+    )
+    assert describe_event("de", event, TWO.names) == (
+        "Ann hat Rot 5 ausgespielt: Feuerwerk komplett! "
+        "(Bonus verfallen: Alle 8 Hinweisplättchen lagen bereit)"
     )
 
 
@@ -326,7 +498,10 @@ def test_event_misplay():
     assert event.kind is EventKind.MISPLAY
     assert describe_event("en", event, TWO.names) == "Misplay: red 4 is discarded, fuse 2 of 3"
     assert describe_event("fr", event, TWO.names) == (
-        "Erreur : 4 rouge va à la défausse, mèche 2 sur 3"
+        f"Erreur{NB}: 4 rouge va à la défausse, mèche 2 sur 3"
+    )
+    assert describe_event("de", event, TWO.names) == (
+        "Fehler: Rot 4 kommt auf den Ablagestapel, Blitz 2 von 3"
     )
 
 
@@ -338,7 +513,10 @@ def test_event_misplay_after_a_wrong_announce():
         "Wrong colour announced: red 1 is discarded, fuse 1 of 3"
     )
     assert describe_event("fr", event, timed.names) == (
-        "Mauvaise couleur annoncée : 1 rouge va à la défausse, mèche 1 sur 3"
+        f"Mauvaise couleur annoncée{NB}: 1 rouge va à la défausse, mèche 1 sur 3"
+    )
+    assert describe_event("de", event, timed.names) == (
+        "Falsche Farbe angesagt: Rot 1 kommt auf den Ablagestapel, Blitz 1 von 3"
     )
 
 
@@ -347,6 +525,7 @@ def test_event_discard():
     assert event.kind is EventKind.DISCARD
     assert describe_event("en", event, TWO.names) == "Bo discarded blue 3 (+1 hint)"
     assert describe_event("fr", event, TWO.names) == "Bo a défaussé 3 bleu (+1 indice)"
+    assert describe_event("de", event, TWO.names) == "Bo hat Blau 3 abgeworfen (+1 Hinweis)"
 
 
 def test_event_last_card_drawn_starts_the_final_round():
@@ -359,8 +538,9 @@ def test_event_last_card_drawn_starts_the_final_round():
     event = starts[0]
     assert describe_event("en", event, TWO.names).endswith(". Last card drawn: final round!")
     assert describe_event("fr", event, TWO.names).endswith(
-        ". Dernière carte piochée : dernier tour !"
+        f". Dernière carte piochée{NB}: dernier tour{NB}!"
     )
+    assert describe_event("de", event, TWO.names).endswith(". Letzte Karte gezogen: letzte Runde!")
 
 
 @pytest.mark.parametrize("kind", list(EventKind), ids=lambda k: k.value)
@@ -379,6 +559,7 @@ def test_event_two_tokens_back_reads_in_the_plural():
     assert event.hints_change == 2
     assert describe_event("en", event, timed.names).endswith("(+2 hints)")
     assert describe_event("fr", event, timed.names).endswith("(+2 indices)")
+    assert describe_event("de", event, timed.names).endswith("(+2 Hinweise)")
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
@@ -393,7 +574,7 @@ def test_every_language_counts_every_word_in_its_own_plural_forms(lang):
 
 
 def test_plurals_follow_each_languages_rule():
-    """English: 1 is singular, 0 plural; French: 0 and 1 singular."""
+    """English and German: 1 is singular, 0 plural; French: 0 and 1 singular."""
     assert [i18n.counted("en", "misplays", n) for n in (0, 1, 2)] == [
         "0 misplays",
         "1 misplay",
@@ -404,16 +585,98 @@ def test_plurals_follow_each_languages_rule():
         "1 erreur",
         "2 erreurs",
     ]
+    assert [i18n.counted("de", "turns", n) for n in (0, 1, 2)] == ["0 Züge", "1 Zug", "2 Züge"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_plural_rule_is_its_gettext_expression(lang):
+    """The function and gettext's ``plural=`` expression it stands for agree."""
+    words = i18n.language(lang)
+    rule = gettext.c2py(words.plural_expression)
+    assert [words.plural(n) for n in range(200)] == [rule(n) for n in range(200)]
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_help_explains_every_mark_the_game_screen_shows(lang):
-    """Max, Pace, "!", "×" and "dead" appear on the game screen: Help says what they mean,
+    """Max, Pace, "!" and "×" appear on the game screen: Help says what they mean,
     and that the fireworks can be tapped; every language has the same rows."""
     rows = i18n.HELP_ROWS[lang]
     assert len(rows) == len(i18n.HELP_ROWS["en"])
     keys = [keys for keys, _buttons, _meaning in rows]
     pace_word = i18n.tr(lang, "pace", pace=0).split()[0]
-    for mark in ("Max", pace_word, "!", "×", i18n.tr(lang, "dead")):
+    for mark in ("Max", pace_word, "!", "×"):
         assert mark in keys, mark
-    assert any("fireworks" in buttons or "feux" in buttons for _k, buttons, _m in rows)
+    tap_the_fireworks = {"en": "fireworks", "fr": "feux", "de": "Feuerwerke"}
+    if lang in tap_the_fireworks:
+        assert any(tap_the_fireworks[lang] in buttons for _k, buttons, _m in rows[-1:])
+    assert all(buttons for _k, buttons, _m in rows[-1:])  # the last row: tap the fireworks
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_help_names_the_buttons_by_their_soft_key_labels(lang):
+    """The help's button column uses the labels the soft keys show."""
+    buttons = " ".join(buttons for _k, buttons, _m in i18n.HELP_ROWS[lang])
+    for key in ("hint", "play", "discard", "undo", "next", "ok"):
+        assert tr(lang, f"softkey_{key}") in buttons, key
+
+
+# -- typography and terms ----------------------------------------------------------
+
+
+def every_string(lang: str) -> list[str]:
+    """Every string a language shows, its placeholders left out."""
+    words: Language = i18n.language(lang)
+    strings = [words.name, *words.texts.values(), *words.colors.values()]
+    strings += [text for pair in words.ratings.values() for text in pair]
+    strings += [text for row in words.help_rows for text in row]
+    strings += [text for forms in words.counted.values() for text in forms]
+    strings += list(words.refusals.values())
+    marks = {"!", "?", ":", ";"}  # the help's marks, signs on their own
+    return [re.sub(r"\{[^}]*\}", "X", text) for text in strings if text not in marks]
+
+
+def test_french_sets_a_no_break_space_before_high_punctuation():
+    """French typography: U+00A0 before ``: ? ! ;``, never a plain or narrow space."""
+    signs = 0
+    for text in every_string("fr"):
+        for match in re.finditer(r"[:?!;]", text):
+            signs += 1
+            assert text[match.start() - 1 : match.start()] == NB, text
+        assert "\u202f" not in text, text
+    assert signs > 30
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_only_french_spaces_its_punctuation(lang):
+    if lang == "fr":
+        return
+    for text in every_string(lang):
+        assert not re.search(r"[ \u00a0\u202f][:?!;]", text), text
+
+
+#: One word per thing: (the word, keys that must use it, words that must not appear).
+TERMS = {
+    "fr": [
+        ("mèche", ("fuses", "strikeout_keeps_score", "ev_misplay", "end_strikeout"), ("orage",)),
+        ("indice", ("hint_tokens", "ev_bonus_lost", "ev_tokens_gained"), ("jeton",)),
+        ("défausse", ("discards", "ev_misplay", "will_discard"), ("rebut",)),
+        ("erreur", ("ev_misplay", "will_misplay"), ("faute",)),
+    ],
+    "de": [
+        ("blitz", ("fuses", "strikeout_keeps_score", "ev_misplay", "end_strikeout"), ("gewitter",)),
+        ("ablagestapel", ("discards", "ev_misplay", "will_discard"), ("abwurfstapel",)),
+        ("fehler", ("ev_misplay", "will_misplay"), ("fehlwurf",)),
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(TERMS))
+def test_one_word_per_thing(lang):
+    """The set-up's option and the play messages name a fuse with the same word
+    (French said "Orage" in the set-up and "mèche" in play), and so on."""
+    strings = [text.lower() for text in every_string(lang)]
+    for word, keys, doubles in TERMS[lang]:
+        for key in keys:
+            assert word in tr(lang, key).lower(), (word, key)
+        for double in doubles:
+            assert not any(double in text for text in strings), double

@@ -27,7 +27,7 @@ from hardware.events import ChooseColor, ChooseRank, Key, Press
 SIZES = [(320, 240), (480, 320), (800, 480)]
 #: Portrait panels: many 3.5" SPI screens are 320x480 natively, DSI ones 480x800.
 PORTRAIT_SIZES = [(240, 320), (320, 480), (480, 800)]
-LANGUAGES = ["en", "fr"]
+LANGUAGES = list(i18n.LANGUAGES)
 NAMES = ("Ann", "Bo", "Cy")
 
 
@@ -266,7 +266,9 @@ def test_end_screen_figures_use_plurals(lang):
     renderer.draw(pygame.Surface((480, 320)), Controller(SetupDraft(language=lang), game))
     figures = [d.text for d in renderer.texts if " · " in d.text]
     assert any(i18n.counted(lang, "misplays", 1) in text for text in figures), figures
-    assert not any(i18n.counted(lang, "misplays", 2).replace("2", "1") in text for text in figures)
+    plural_with_1 = i18n.counted(lang, "misplays", 2).replace("2", "1")
+    if plural_with_1 != i18n.counted(lang, "misplays", 1):  # German: 1 Fehler, 2 Fehler
+        assert not any(plural_with_1 in text for text in figures)
 
 
 def test_storm_end_screen_says_lost_not_a_band():
@@ -311,7 +313,7 @@ def test_refusal_is_shown_in_words():
     """Section 3: a refused action shows the engine's reason on screen."""
     _surface, renderer = render("refused", (480, 320), "fr")
     words = said(renderer)
-    assert "Les 8 jetons indice sont disponibles" in words
+    assert "Les 8 indices sont disponibles" in words
 
 
 def test_setup_screen_draws_options_that_do_not_combine_yet():

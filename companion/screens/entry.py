@@ -39,7 +39,7 @@ def preview_text(lang: str, event: Event) -> str:
     if event.end is not None:
         lost = event.end.outcome is Outcome.LOST
         text += " " + i18n.tr(lang, "will_lose" if lost else "will_end")
-    return f"{i18n.card_name(lang, card)}: {text}"
+    return f"{i18n.card_name(lang, card)} {text}"  # "blue 1 fits: …": one colon, the text's
 
 
 def preview_color(event: Event) -> tuple[int, int, int]:

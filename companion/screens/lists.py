@@ -159,7 +159,7 @@ def draw_setup(kit: Kit, surface: pygame.Surface, controller: Controller) -> Non
     if controller.editing_name is not None:
         seat = controller.editing_name
         typed = draft.names[seat] if seat < len(draft.names) else ""
-        footer = f"{i18n.tr(lang, 'edit_name', n=seat + 1)}: {typed}_"
+        footer = f"{typed}_\n{i18n.tr(lang, 'edit_name', n=seat + 1)}"
     elif controller.message is not None:  # a refused Start, a refusal: always said
         footer, color = message_text(controller)
     draw_rows(
