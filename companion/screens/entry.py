@@ -111,14 +111,14 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     title_box = layout.place("title", pygame.Rect(pad, pad, inner_w, title_h))
     kit.text(surface, title, title_box, size=kit.big, color=ACCENT)
 
-    # the choices: six tiles in a row, or two rows of three when a label needs it
+    # the choices: tiles in rows, as many across as their labels allow
     choices = controller.soft_choices()
     labels = [i18n.tr(lang, "softkey_" + key.value) for key in SOFT_KEYS]
-    across = 6
-    tile_w = (inner_w - kit.gap * 5) // 6
-    if max(kit.width_of(label, kit.floor) for label in labels) + 4 > tile_w:
-        across = 3
-        tile_w = (inner_w - kit.gap * 2) // 3
+    widest = max(kit.width_of(label, kit.floor) for label in labels) + 4
+    for across in (6, 3, 2):  # six in a row, else two rows of three, else three of two
+        tile_w = (inner_w - kit.gap * (across - 1)) // across
+        if widest <= tile_w:
+            break
     rows = -(-6 // across) if choices else 0
     tile_h = floor_line + 12  # a face one line high: the symbol and the key, or the rank
     tiles_h = rows * (tile_h + floor_line) + max(0, rows - 1) * kit.gap
