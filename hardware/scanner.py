@@ -31,7 +31,7 @@ import serial
 
 from hardware.events import CardScanned, DeviceStatus, Emit
 from hardware.tagmap import TagMap
-from hardware.wiring import PROTOCOLS, HardwareError, ScannerProtocol
+from hardware.wiring import PROTOCOLS, SERIAL_PROTOCOLS, HardwareError, ScannerProtocol
 
 __all__ = [
     "DEVICE_NAME",
@@ -177,7 +177,9 @@ def make_parser(protocol: str) -> Rdm6300Parser | LineParser:
         return Rdm6300Parser()
     if protocol == "line":
         return LineParser()
-    raise ScannerError(f"protocol {protocol!r} is not one of {', '.join(PROTOCOLS)}")
+    raise ScannerError(
+        f"protocol {protocol!r} is not a serial protocol ({', '.join(SERIAL_PROTOCOLS)})"
+    )
 
 
 class RepeatFilter:
