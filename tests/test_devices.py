@@ -57,7 +57,7 @@ def test_the_panel_and_the_scanner_send_their_events_and_close_at_the_end(pty_po
     master, port = pty_port
     events: list[object] = []
     factory = MockFactory()
-    config = Config(scanner=scanner_config(port, tag_map_file))
+    config = Config(scanners=(scanner_config(port, tag_map_file),))
     with open_devices(config, events.append, DeviceOptions(gpio_factory=factory)) as devices:
         assert devices.notices == []
         (scanner,) = devices.readers
@@ -78,7 +78,7 @@ def test_a_reader_that_cannot_be_opened_is_one_notice_and_the_panel_still_works(
     factory = MockFactory()
     damaged = tmp_path / "tags.json"
     damaged.write_text("{not json")
-    config = Config(scanner=scanner_config("/dev/null", damaged))
+    config = Config(scanners=(scanner_config("/dev/null", damaged),))
     with open_devices(config, events.append, DeviceOptions(gpio_factory=factory)) as devices:
         assert devices.readers == []
         (notice,) = devices.notices
@@ -92,7 +92,7 @@ def test_a_reader_that_cannot_be_opened_is_one_notice_and_the_panel_still_works(
 def test_gpio_that_cannot_be_used_is_one_notice_and_the_scanner_still_reads(pty_port, tag_map_file):
     master, port = pty_port
     events: list[object] = []
-    config = Config(scanner=scanner_config(port, tag_map_file))
+    config = Config(scanners=(scanner_config(port, tag_map_file),))
     with open_devices(config, events.append, DeviceOptions(pin_factory="lgpio")) as devices:
         assert devices.panel is None
         (notice,) = devices.notices
@@ -103,7 +103,9 @@ def test_gpio_that_cannot_be_used_is_one_notice_and_the_scanner_still_reads(pty_
 
 def test_devices_are_closed_when_the_block_raises(pty_port, tag_map_file):
     _, port = pty_port
-    config = Config(gpio=GpioConfig(pin_factory="none"), scanner=scanner_config(port, tag_map_file))
+    config = Config(
+        gpio=GpioConfig(pin_factory="none"), scanners=(scanner_config(port, tag_map_file),)
+    )
     with (
         pytest.raises(RuntimeError, match="the app crashed"),
         open_devices(config, print) as devices,
