@@ -51,6 +51,8 @@ __all__ = [
     "ScreenConfig",
     "load_config",
     "parse_config",
+    "reader_labels",
+    "reader_names",
 ]
 
 DEFAULT_CONFIG_PATH = Path("/etc/hanabi-companion/config.toml")
@@ -145,6 +147,35 @@ class Config:
     def scanner(self) -> ScannerConfig | None:
         """The first card reader, or None (a ``[scanner]`` section is the only one)."""
         return self.scanners[0] if self.scanners else None
+
+
+def reader_labels(readers: tuple[ScannerConfig, ...]) -> list[str]:
+    """What each reader is called where it reads: its role, numbered if two share it.
+
+    >>> reader_labels((ScannerConfig("/dev/a", role="play"), ScannerConfig("/dev/b")))
+    ['play', 'any']
+    >>> reader_labels((ScannerConfig("/dev/a"), ScannerConfig("/dev/b")))
+    ['any 1', 'any 2']
+    """
+    roles = [reader.role for reader in readers]
+    labels = []
+    for index, role in enumerate(roles):
+        shared = roles.count(role) > 1
+        labels.append(f"{role} {roles[: index + 1].count(role)}" if shared else role)
+    return labels
+
+
+def reader_names(readers: tuple[ScannerConfig, ...]) -> list[str]:
+    """The device name of each reader in notices: "scanner" alone, else "scanner play"...
+
+    >>> reader_names((ScannerConfig("/dev/a", role="play"),))
+    ['scanner']
+    >>> reader_names((ScannerConfig("/a", role="play"), ScannerConfig("/b", role="discard")))
+    ['scanner play', 'scanner discard']
+    """
+    if len(readers) == 1:
+        return ["scanner"]
+    return [f"scanner {label}" for label in reader_labels(readers)]
 
 
 def _option_lines() -> str:
