@@ -108,7 +108,7 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     from companion.app import App, draft_from_config, resume
     from companion.controller import SetupDraft
-    from companion.devices import DeviceOptions, open_devices
+    from companion.devices import DeviceOptions, open_devices, window_tag_map
     from companion.display import DisplayError, open_display
 
     storage = _open_storage(args.data_dir)
@@ -135,7 +135,7 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"hanabi-companion: {error}", file=sys.stderr)
         storage.close()
         return 1
-    app = App(storage, display, controller, game_id)
+    app = App(storage, display, controller, game_id, tag_map=window_tag_map(config, args.data_dir))
     options = DeviceOptions(pin_factory=args.gpio, data_dir=args.data_dir)
     try:
         with open_devices(config, app.inbox.emit, options) as devices:

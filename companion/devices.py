@@ -122,6 +122,21 @@ def _open_keyboard_reader(
     return reader
 
 
+def window_tag_map(config: Config, data_dir: Path | None = None) -> TagMap:
+    """The enrolled deck for a USB reader typing into the window (no configuration):
+    the first configured reader's, else the default one; unreadable, none (logged)."""
+    from companion.hardware_cli import default_tag_map_path
+    from hardware.tagmap import TagMapError
+
+    first = config.scanner
+    path = (first.tag_map if first else None) or default_tag_map_path(data_dir)
+    try:
+        return TagMap.load(path)
+    except TagMapError as error:
+        log.warning("typed reads: %s", error)
+        return TagMap()
+
+
 Opener = Callable[[ScannerConfig, str, Emit, DeviceOptions], Reader]
 
 #: Each kind of card reader, with the function that opens one reader of the
