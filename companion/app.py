@@ -36,17 +36,21 @@ from companion.controller import (
     StartGame,
 )
 from companion.display import Display, video_driver
-from companion.keys import key_event, text_key_event
+from companion.keys import KeyBurst, TypedScan, key_event, text_key_event
 from companion.screens import Renderer, Target
 from companion.sleeping import Sleeper
 from companion.storage import GameStatus, Storage
 from engine.game import Game
-from hardware.events import InputEvent, Key, Press, Tap, TypeText
+from hardware.events import CardScanned, InputEvent, Key, Press, Tap, TypeText
+from hardware.tagmap import TagMap
 from hardware.wiring import BeepKind
 
 log = logging.getLogger("hanabi-companion")
 
 SETTINGS_KEY = "setup"
+
+#: The keys that end a reader's typed line (pygame's names).
+LINE_END_KEYS = frozenset({"return", "enter", "keypad enter", "tab"})
 
 
 def utc_now() -> str:
@@ -111,6 +115,7 @@ class App:
         *,
         on_tokens: Callable[[int, int], None] | None = None,
         on_beep: Callable[[BeepKind], None] | None = None,
+        tag_map: TagMap | None = None,
     ) -> None:
         self.storage = storage
         self.display = display
@@ -125,6 +130,9 @@ class App:
         self.frames = 0
         self.on_tokens = on_tokens
         self.on_beep = on_beep
+        #: The enrolled deck, for a USB reader typing into the window (a burst of keys).
+        self.tag_map = tag_map if tag_map is not None else TagMap()
+        self.typed_burst: KeyBurst[pygame.event.Event] = KeyBurst()
         self.watchdog = sdnotify.Watchdog()
         self._ready_sent = False
         pygame.key.set_repeat()  # no key repeat: a held key is one action
@@ -161,13 +169,16 @@ class App:
         self.watchdog.ping(time.monotonic())
         events = pygame.event.get()
         if not events and self.inbox.events.empty() and timeout_ms:
+            timeout_ms = self._until_held_keys_expire(timeout_ms)
             if self.sleeper.can_sleep:
                 self.sleeper.sleep(timeout_ms / 1000)
                 events = pygame.event.get()
             else:
                 events = [pygame.event.wait(timeout_ms), *pygame.event.get()]
         for pygame_event in events:
-            self.handle_pygame_event(pygame_event)
+            self.take_pygame_event(pygame_event)
+        for held in self.typed_burst.expire(time.monotonic()):
+            self.handle_pygame_event(held)
         for input_event in self.inbox.drain():
             self.dispatch(input_event)
         if self.dirty:
@@ -184,6 +195,34 @@ class App:
             self._ready_sent = True
 
     # -- input ------------------------------------------------------------------
+
+    def _until_held_keys_expire(self, timeout_ms: int) -> int:
+        """``timeout_ms``, shortened to wake up when held keys are due (see :class:`KeyBurst`)."""
+        deadline = self.typed_burst.deadline()
+        if deadline is None:
+            return timeout_ms
+        due_ms = int((deadline - time.monotonic()) * 1000) + 1
+        return max(1, min(timeout_ms, due_ms))
+
+    def take_pygame_event(self, event: pygame.event.Event) -> None:
+        """A pygame event as it arrives: key events pass through the burst check first
+        (a USB reader typing into the window is a card read, not keys)."""
+        kind = event.type
+        if kind not in (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT):
+            self.handle_pygame_event(event)
+            return
+        char = None
+        ends_line = False
+        if kind == pygame.KEYDOWN:
+            text = event.unicode
+            if len(text) == 1 and text.isprintable() and not text.isspace():
+                char = text
+            ends_line = pygame.key.name(event.key).lower() in LINE_END_KEYS
+        for item in self.typed_burst.feed(event, time.monotonic(), char=char, ends_line=ends_line):
+            if isinstance(item, TypedScan):
+                self.dispatch(CardScanned(item.text, self.tag_map.lookup(item.text)))
+            else:
+                self.handle_pygame_event(item)
 
     def handle_pygame_event(self, event: pygame.event.Event) -> None:
         kind = event.type

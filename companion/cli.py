@@ -114,7 +114,7 @@ def run_command(args: argparse.Namespace) -> int:
     from companion.app import App, draft_from_config, resume
     from companion.config import panel_size_problem
     from companion.controller import SetupDraft
-    from companion.devices import DeviceOptions, open_devices
+    from companion.devices import DeviceOptions, open_devices, window_tag_map
     from companion.display import DisplayError, open_display
 
     storage = _open_storage(args.data_dir)
@@ -150,7 +150,7 @@ def run_command(args: argparse.Namespace) -> int:
     # A desktop window can be closed from the menu; the service has no Quit (systemd
     # would start it again).
     controller.can_quit = not os.environ.get("INVOCATION_ID")
-    app = App(storage, display, controller, game_id)
+    app = App(storage, display, controller, game_id, tag_map=window_tag_map(config, args.data_dir))
     options = DeviceOptions(pin_factory=args.gpio, data_dir=args.data_dir)
     try:
         with open_devices(config, app.inbox.emit, options) as devices:

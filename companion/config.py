@@ -33,7 +33,10 @@ from hardware.wiring import (
     HINT_TOKENS,
     PIN_FACTORY_NAMES,
     PROTOCOLS,
+    READER_ROLES,
+    SERIAL_PROTOCOLS,
     PanelPins,
+    ReaderRole,
     ScannerProtocol,
 )
 
@@ -48,12 +51,17 @@ __all__ = [
     "ScreenConfig",
     "load_config",
     "parse_config",
+    "reader_labels",
+    "reader_names",
 ]
 
 DEFAULT_CONFIG_PATH = Path("/etc/hanabi-companion/config.toml")
 """Read when no ``--config`` is given and the file exists."""
 
 BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
+
+MAX_READERS = 3
+"""Card readers a table uses at most: one per role (any, play, discard)."""
 
 
 class ConfigError(CompanionError, ValueError):
@@ -95,14 +103,32 @@ class GpioConfig:
 
 @dataclass(frozen=True, slots=True)
 class ScannerConfig:
-    """``[scanner]``: the card scanner (the section absent: no scanner)."""
+    """One card reader: ``[scanner]``, or one ``[[scanner]]`` table of several.
 
-    port: str
+    A serial reader (``rdm6300``, ``line``) has a ``port``; a USB keyboard-type
+    reader (``keyboard``) has a ``device`` (an input device, ``/dev/input/...``).
+    """
+
+    port: str = ""
     protocol: ScannerProtocol = "rdm6300"
     baud: int = 9600
     repeat_window: float = 1.0
     tag_map: Path | None = None
     """The enrolled deck; None: the default location (see ``hanabi-companion enrol``)."""
+    role: ReaderRole = "any"
+    """``any``: scan, then PLAY or DISCARD; ``play``/``discard``: the card placed is the action."""
+    device: str = ""
+    """The input device of a ``keyboard`` reader, e.g. ``/dev/input/by-id/usb-...-event-kbd``."""
+
+    @property
+    def path(self) -> str:
+        """The serial port or the input device this reader is read from."""
+        return self.device or self.port
+
+    @property
+    def is_keyboard(self) -> bool:
+        """True for a USB reader that types its reads (an input device)."""
+        return self.protocol not in SERIAL_PROTOCOLS
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +138,44 @@ class Config:
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     game: GameConfig = field(default_factory=GameConfig)
     gpio: GpioConfig = field(default_factory=GpioConfig)
-    scanner: ScannerConfig | None = None
+    scanners: tuple[ScannerConfig, ...] = ()
+    """The card readers, in the file's order (none: no reader)."""
     source: Path | None = field(default=None, compare=False)
     """The file read, or None for the built-in defaults."""
+
+    @property
+    def scanner(self) -> ScannerConfig | None:
+        """The first card reader, or None (a ``[scanner]`` section is the only one)."""
+        return self.scanners[0] if self.scanners else None
+
+
+def reader_labels(readers: tuple[ScannerConfig, ...]) -> list[str]:
+    """What each reader is called where it reads: its role, numbered if two share it.
+
+    >>> reader_labels((ScannerConfig("/dev/a", role="play"), ScannerConfig("/dev/b")))
+    ['play', 'any']
+    >>> reader_labels((ScannerConfig("/dev/a"), ScannerConfig("/dev/b")))
+    ['any 1', 'any 2']
+    """
+    roles = [reader.role for reader in readers]
+    labels = []
+    for index, role in enumerate(roles):
+        shared = roles.count(role) > 1
+        labels.append(f"{role} {roles[: index + 1].count(role)}" if shared else role)
+    return labels
+
+
+def reader_names(readers: tuple[ScannerConfig, ...]) -> list[str]:
+    """The device name of each reader in notices: "scanner" alone, else "scanner play"...
+
+    >>> reader_names((ScannerConfig("/dev/a", role="play"),))
+    ['scanner']
+    >>> reader_names((ScannerConfig("/a", role="play"), ScannerConfig("/b", role="discard")))
+    ['scanner play', 'scanner discard']
+    """
+    if len(readers) == 1:
+        return ["scanner"]
+    return [f"scanner {label}" for label in reader_labels(readers)]
 
 
 def _option_lines() -> str:
@@ -175,17 +236,33 @@ long_press = 0.8
 # buzzer = 7
 
 # The card scanner. Without this section, no scanner is used.
+# Several readers (up to 3, any mix of serial and keyboard ones) are
+# [[scanner]] tables instead, each with its role; for example a pad under
+# the fireworks and one under the discard pile (see the README's wiring):
+#   [[scanner]]
+#   port = "/dev/serial0"
+#   role = "play"
+#   [[scanner]]
+#   protocol = "keyboard"
+#   device = "/dev/input/by-id/usb-...-event-kbd"
+#   role = "discard"
 # [scanner]
 # RDM6300 on the Pi's UART: "/dev/serial0"; USB adapters:
 # "/dev/serial/by-id/usb-..." (stable across reboots).
 # port = "/dev/serial0"
-# "rdm6300" (125 kHz RFID module) or "line" (one tag or card code per line,
-# e.g. a barcode scanner printing R3).
+# "rdm6300" (125 kHz RFID module), "line" (one tag or card code per line,
+# e.g. a barcode scanner printing R3), or "keyboard": a USB reader that types
+# what it reads; it is an input device, named by device = instead of port =
+# (ls /dev/input/by-id/ shows it, ending in -event-kbd).
 # protocol = "rdm6300"
 # baud = 9600
 # Seconds: a card resting on the reader is reported once; read again after
 # this long without being seen, it counts again.
 # repeat_window = 1.0
+# What a card read here means: "any" (the players then press PLAY or
+# DISCARD), "play" (the card was played: recorded at once, no press) or
+# "discard" (it was discarded).
+# role = "any"
 # The enrolled deck (default: ~/.local/state/hanabi-companion/tags.json).
 # tag_map = "/var/lib/hanabi-companion/tags.json"
 """.replace("{_GAME_OPTION_LINES}\n", _option_lines()).replace(
@@ -226,14 +303,27 @@ def parse_config(text: str, *, source: str = "<config>", path: Path | None = Non
 
 
 _SECTION_LINE = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
+_ARRAY_LINE = re.compile(r"^\s*\[\[\s*([A-Za-z0-9_-]+)\s*\]\]")
 _KEY_LINE = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
 
 
 def _find_lines(text: str) -> dict[tuple[str, str | None], int]:
-    """Line numbers of sections ``(section, None)`` and keys ``(section, key)``."""
+    """Line numbers of sections ``(section, None)`` and keys ``(section, key)``.
+
+    The tables of an array (``[[scanner]]``) are sections ``scanner#1``, ``scanner#2``...
+    """
     lines: dict[tuple[str, str | None], int] = {}
     section = ""
+    tables_seen: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
+        array = _ARRAY_LINE.match(line)
+        if array:
+            name = array.group(1)
+            tables_seen[name] = tables_seen.get(name, 0) + 1
+            section = f"{name}#{tables_seen[name]}"
+            lines.setdefault((section, None), number)
+            lines.setdefault((name, None), number)
+            continue
         header = _SECTION_LINE.match(line)
         if header:
             section = header.group(1)
@@ -270,7 +360,9 @@ class _Checker:
             or self.lines.get(("", section))
         )
         where = f"{self.source}:{line}" if line else self.source
-        what = f"[{section}] {key}" if key else f"[{section}]"
+        name, _, number = section.partition("#")
+        table = f"[[{name}]] #{number}" if number else f"[{section}]"
+        what = f"{table} {key}" if key else table
         self.problems.append(f"{where}: {what}: {message}")
 
     # -- typed getters: the value, or the default after reporting a problem --
@@ -314,12 +406,10 @@ class _Checker:
         screen = self.screen(self.section(document, "screen", _SCREEN_KEYS))
         game = self.game(self.section(document, "game", _GAME_KEYS))
         gpio = self.gpio(self.section(document, "gpio", _GPIO_KEYS))
-        scanner = None
-        if "scanner" in document:
-            scanner = self.scanner(self.section(document, "scanner", _SCANNER_KEYS))
+        scanners = self.scanners(document.get("scanner"))
         if self.problems:
             return None
-        return Config(screen=screen, game=game, gpio=gpio, scanner=scanner, source=path)
+        return Config(screen=screen, game=game, gpio=gpio, scanners=scanners, source=path)
 
     def screen(self, table: dict[str, Any]) -> ScreenConfig:
         s = "screen"
@@ -385,22 +475,68 @@ class _Checker:
             for number in numbers:
                 seen.setdefault(number, key)
 
-    def scanner(self, table: dict[str, Any]) -> ScannerConfig | None:
-        s = "scanner"
-        port = self.get(table, s, "port", None, _check_text("a device path like /dev/serial0"))
-        if "port" not in table:
-            self.problem(s, None, 'needs port = "/dev/..." (or remove the section: no scanner)')
+    def scanners(self, value: Any) -> tuple[ScannerConfig, ...]:
+        """``[scanner]`` (one reader) or ``[[scanner]]`` tables (one per reader)."""
+        if value is None:
+            return ()
+        if isinstance(value, dict):
+            tables = [("scanner", value)]
+        elif isinstance(value, list) and all(isinstance(table, dict) for table in value):
+            tables = [(f"scanner#{number}", table) for number, table in enumerate(value, 1)]
+            if not 1 <= len(value) <= MAX_READERS:
+                self.problem("scanner", None, f"{len(value)} readers: a table has 1 to 3")
+        else:
+            self.problem("scanner", None, "must be [scanner] or [[scanner]] tables")
+            return ()
+        readers: list[ScannerConfig] = []
+        used: dict[str, str] = {}  # path -> the section that uses it
+        for section, table in tables:
+            for key in table:
+                if key not in _SCANNER_KEYS:
+                    known = ", ".join(_SCANNER_KEYS)
+                    self.problem(section, key, f"unknown key (known keys: {known})")
+            reader = self.scanner(section, table)
+            if reader is None:
+                continue
+            if reader.path in used:
+                key = "device" if reader.is_keyboard else "port"
+                first = used[reader.path].replace("scanner#", "[[scanner]] #")
+                self.problem(section, key, f"{reader.path} is already the reader of {first}")
+            used.setdefault(reader.path, section)
+            readers.append(reader)
+        return tuple(readers)
+
+    def scanner(self, s: str, table: dict[str, Any]) -> ScannerConfig | None:
+        protocol = self.get(table, s, "protocol", "rdm6300", _one_of(PROTOCOLS))
+        keyboard = protocol not in SERIAL_PROTOCOLS
+        path_key, other_key = ("device", "port") if keyboard else ("port", "device")
+        example = "/dev/input/by-id/...-event-kbd" if keyboard else "/dev/serial0"
+        path = self.get(table, s, path_key, None, _check_text(f"a device path like {example}"))
+        if other_key in table:
+            if keyboard:
+                why = 'a keyboard reader is an input device: give device = "/dev/input/..."'
+            else:
+                why = f'device is for protocol = "keyboard"; a {protocol} reader needs port ='
+            self.problem(s, other_key, why)
+        elif path_key not in table:
+            self.problem(
+                s, None, f'needs {path_key} = "/dev/..." (or remove the section: no scanner)'
+            )
+        if keyboard and "baud" in table:
+            self.problem(s, "baud", "a keyboard reader has no baud rate (a serial setting)")
         tag_map = self.get(table, s, "tag_map", None, _check_text("a file path"))
         config = ScannerConfig(
-            port=port or "",
-            protocol=self.get(table, s, "protocol", "rdm6300", _one_of(PROTOCOLS)),
+            port="" if keyboard else path or "",
+            device=path or "" if keyboard else "",
+            protocol=protocol,
             baud=self.get(table, s, "baud", 9600, _check_baud),
             repeat_window=float(
                 self.get(table, s, "repeat_window", 1.0, _number_in(0.0, 60.0, "seconds"))
             ),
             tag_map=Path(tag_map) if tag_map else None,
+            role=self.get(table, s, "role", "any", _one_of(READER_ROLES)),
         )
-        return config if port else None
+        return config if path else None
 
 
 _SCREEN_KEYS = ("display", "size", "fullscreen", "language")
@@ -422,7 +558,7 @@ _GPIO_KEYS = (
     "fuse_leds",
     "buzzer",
 )
-_SCANNER_KEYS = ("port", "protocol", "baud", "repeat_window", "tag_map")
+_SCANNER_KEYS = ("port", "device", "protocol", "baud", "repeat_window", "tag_map", "role")
 
 
 # -- value checks: each returns None when fine, else what is wrong ------------

@@ -530,6 +530,8 @@ class Controller:
         if event.card is None:
             self.message = Info("unknown_tag", (("tag", event.tag),))
             return [Beep("refused")]
+        if event.role != "any":
+            return self._placed(event.card, event.role)
         if entry is None:
             entry = Entry(None)
         entry.color, entry.rank = event.card.color, event.card.rank
@@ -538,6 +540,20 @@ class Controller:
         self.screen = Screen.ENTRY
         self._update_preview()
         return []
+
+    def _placed(self, card: Card, role: str) -> list[Effect]:
+        """A card placed on a play or discard pad: that was the action, recorded at once.
+
+        Refused (a discard with 8 tokens, a card the game has not): said and beeped,
+        nothing stored, back to the game screen; any entry under way is replaced.
+        """
+        kind = EntryKind.PLAY if role == "play" else EntryKind.DISCARD
+        self.entry = Entry(kind, card.color, card.rank)
+        self.screen = Screen.ENTRY
+        effects = self._confirm_entry()
+        if isinstance(self.message, Refused):
+            self._cancel_entry()
+        return effects
 
     def _on_entry(self, event: InputEvent) -> list[Effect]:
         entry, game = self.entry, self.game

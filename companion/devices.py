@@ -5,8 +5,10 @@ the way out, whatever happens in between. A device that cannot be used is not
 fatal: the companion runs without it and says why in one line
 (:attr:`Devices.notices`, shown on the screen and logged).
 
-Adding a card reader is a module in ``hardware/`` (it sends
-:class:`~hardware.events.CardScanned` and
+The configuration names one to three readers (``[scanner]`` or
+``[[scanner]]`` tables), serial or keyboard-type, each with its role. Adding a
+kind of card reader is a module in ``hardware/`` (it sends
+:class:`~hardware.events.CardScanned` with the reader's role and
 :class:`~hardware.events.DeviceStatus` to ``emit``, and has ``close()``), an
 opener function here, and one line in :data:`READERS`.
 
@@ -28,10 +30,11 @@ from typing import Protocol, TypeVar
 
 from gpiozero.pins import Factory
 
-from companion.config import Config
+from companion.config import Config, ScannerConfig, reader_names
 from engine.errors import CompanionError
 from hardware.buttons import ButtonPanel, make_pin_factory
 from hardware.events import Emit
+from hardware.keyboard import KeyboardReader
 from hardware.scanner import CardScanner
 from hardware.tagmap import TagMap
 
@@ -81,29 +84,72 @@ def _open_panel(config: Config, emit: Emit, options: DeviceOptions) -> ButtonPan
     )
 
 
-def _open_serial_scanner(config: Config, emit: Emit, options: DeviceOptions) -> Reader | None:
-    scanner = config.scanner
-    if scanner is None:
-        return None
+def _tag_map(scanner: ScannerConfig, options: DeviceOptions) -> TagMap:
     from companion.hardware_cli import default_tag_map_path
 
+    return TagMap.load(scanner.tag_map or default_tag_map_path(options.data_dir))
+
+
+def _open_serial_reader(
+    scanner: ScannerConfig, name: str, emit: Emit, options: DeviceOptions
+) -> Reader:
     reader = CardScanner(
         scanner.port,
         scanner.protocol,
         emit,
         baud=scanner.baud,
-        tag_map=TagMap.load(scanner.tag_map or default_tag_map_path(options.data_dir)),
+        tag_map=_tag_map(scanner, options),
+        repeat_window=scanner.repeat_window,
+        role=scanner.role,
+        name=name,
+    )
+    reader.start()
+    return reader
+
+
+def _open_keyboard_reader(
+    scanner: ScannerConfig, name: str, emit: Emit, options: DeviceOptions
+) -> Reader:
+    reader = KeyboardReader(
+        scanner.device,
+        emit,
+        tag_map=_tag_map(scanner, options),
+        role=scanner.role,
+        name=name,
         repeat_window=scanner.repeat_window,
     )
     reader.start()
     return reader
 
 
-#: Each kind of card reader, by the name its problems are reported under, with the
-#: function that opens it from the configuration (None: not configured).
-READERS: tuple[tuple[str, Callable[[Config, Emit, DeviceOptions], Reader | None]], ...] = (
-    ("scanner", _open_serial_scanner),
+def window_tag_map(config: Config, data_dir: Path | None = None) -> TagMap:
+    """The enrolled deck for a USB reader typing into the window (no configuration):
+    the first configured reader's, else the default one; unreadable, none (logged)."""
+    from companion.hardware_cli import default_tag_map_path
+    from hardware.tagmap import TagMapError
+
+    first = config.scanner
+    path = (first.tag_map if first else None) or default_tag_map_path(data_dir)
+    try:
+        return TagMap.load(path)
+    except TagMapError as error:
+        log.warning("typed reads: %s", error)
+        return TagMap()
+
+
+Opener = Callable[[ScannerConfig, str, Emit, DeviceOptions], Reader]
+
+#: Each kind of card reader, with the function that opens one reader of the
+#: configuration (its table, the name its problems are reported under).
+READERS: tuple[tuple[str, Opener], ...] = (
+    ("serial", _open_serial_reader),
+    ("keyboard", _open_keyboard_reader),
 )
+
+
+def reader_kind(scanner: ScannerConfig) -> str:
+    """The :data:`READERS` kind of a configured reader."""
+    return "keyboard" if scanner.is_keyboard else "serial"
 
 
 @contextmanager
@@ -116,8 +162,10 @@ def open_devices(
     devices = Devices()
     try:
         devices.panel = _attempt("GPIO", partial(_open_panel, config, emit, options), devices)
-        for name, opener in READERS:
-            reader = _attempt(name, partial(opener, config, emit, options), devices)
+        openers = dict(READERS)
+        for scanner, name in zip(config.scanners, reader_names(config.scanners), strict=True):
+            opener = openers[reader_kind(scanner)]
+            reader = _attempt(name, partial(opener, scanner, name, emit, options), devices)
             if reader is not None:
                 devices.readers.append(reader)
         yield devices

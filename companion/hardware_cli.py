@@ -5,6 +5,14 @@
     $ hanabi-companion scanner --port /dev/serial0
     {"tag": "0A1B2C3D4E", "card": "R3"}
 
+Without ``--port`` or ``--device`` it checks every reader of the configuration
+(``--config``, else ``/etc/hanabi-companion/config.toml``) and says which read
+what::
+
+    $ hanabi-companion scanner
+    {"reader": "play", "tag": "0A1B2C3D4E", "card": "R3"}
+    {"reader": "discard", "tag": "0012345678", "card": "B2"}
+
 ``enrol`` asks for each card of the deck in turn and records which tag is on
 which card. ``enrol --card R3`` forgets every tag of R3 and asks for each
 copy of R3 again (two for a 3): a lost, damaged or replaced copy is fixed
@@ -28,11 +36,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 
+from companion.config import ConfigError, ScannerConfig, load_config, reader_labels, reader_names
 from engine.cards import Card, CardFormatError
 from engine.options import GameOptions, Multicolor
 from hardware.events import CardScanned, DeviceStatus, InputEvent
+from hardware.keyboard import DeviceGrabbedError, KeyboardReader, NotAnInputDeviceError
 from hardware.scanner import PROTOCOLS, CardScanner, PortInUseError, ScannerError
 from hardware.tagmap import TagMap, TagMapError, card_code_of
+from hardware.wiring import ScannerProtocol
 
 __all__ = [
     "add_enrol_arguments",
@@ -49,6 +60,7 @@ MULTICOLOR_MODES = tuple(mode.value for mode in Multicolor)
 
 EXIT_OK = 0
 EXIT_ERROR = 1
+EXIT_USAGE = 2
 
 
 def default_tag_map_path(data_dir: Path | None = None) -> Path:
@@ -88,15 +100,24 @@ def check_deck(tag_map: TagMap, multicolor: str = "none") -> list[str]:
 
 
 def _add_port_arguments(parser: argparse.ArgumentParser) -> None:
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--port", help="serial port, e.g. /dev/serial0 or /dev/serial/by-id/...")
+    where.add_argument(
+        "--device",
+        help="a USB keyboard-type reader: its input device, /dev/input/by-id/...-event-kbd",
+    )
     parser.add_argument(
-        "--port", required=True, help="serial port, e.g. /dev/serial0 or /dev/serial/by-id/..."
+        "--config",
+        type=Path,
+        help="without --port or --device: the readers of this configuration file "
+        "(default: /etc/hanabi-companion/config.toml)",
     )
     parser.add_argument(
         "--protocol",
         choices=PROTOCOLS,
         default="rdm6300",
-        help="rdm6300: 125 kHz RFID module; line: one tag or card code per line "
-        "(default: %(default)s)",
+        help="of the --port reader: rdm6300, a 125 kHz RFID module; line, one tag or card "
+        "code per line (default: %(default)s); a --device reader is a keyboard",
     )
     parser.add_argument("--baud", type=int, default=9600, help="default: %(default)s")
     parser.add_argument(
@@ -141,23 +162,95 @@ def add_enrol_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-# -- the scanner thread, read from the main thread ---------------------------
+# -- the readers' threads, read from the main thread --------------------------
+
+
+class _NoReaderError(ScannerError):
+    """Neither --port nor --device, and no reader in the configuration."""
+
+
+def _readers_asked(args: argparse.Namespace) -> tuple[tuple[ScannerConfig, ...], bool]:
+    """The readers to read, and whether they come from the configuration file."""
+    if args.port or args.device:
+        keyboard = args.device is not None
+        protocol: ScannerProtocol = "keyboard" if keyboard else args.protocol
+        if not keyboard and protocol == "keyboard":
+            raise ScannerError(
+                "a keyboard reader is an input device: give --device /dev/input/by-id/..."
+            )
+        reader = ScannerConfig(
+            port=args.port or "",
+            device=args.device or "",
+            protocol=protocol,
+            baud=args.baud,
+            repeat_window=args.repeat_window,
+        )
+        return (reader,), False
+    readers = load_config(args.config).scanners
+    if not readers:
+        raise _NoReaderError(
+            "no reader: give --port or --device, or name the readers in the configuration "
+            "([scanner] or [[scanner]] tables)"
+        )
+    return readers, True
+
+
+def _open_reader(
+    reader: ScannerConfig, name: str, emit: Callable[[InputEvent], None], tag_map: TagMap
+) -> CardScanner | KeyboardReader:
+    if reader.is_keyboard:
+        return KeyboardReader(
+            reader.device,
+            emit,
+            tag_map=tag_map,
+            role=reader.role,
+            name=name,
+            repeat_window=reader.repeat_window,
+        )
+    return CardScanner(
+        reader.port,
+        reader.protocol,
+        emit,
+        baud=reader.baud,
+        tag_map=tag_map,
+        repeat_window=reader.repeat_window,
+        role=reader.role,
+        name=name,
+    )
 
 
 class _Reads:
-    """A started :class:`CardScanner` whose events are read one by one until a signal."""
+    """Started readers whose events are read one by one, with the reader's label, until a
+    signal."""
 
-    def __init__(self, args: argparse.Namespace, tag_map: TagMap) -> None:
-        self._events: queue.Queue[InputEvent] = queue.Queue()
+    def __init__(
+        self,
+        readers: tuple[ScannerConfig, ...],
+        tag_maps: list[TagMap],
+    ) -> None:
+        self._events: queue.Queue[tuple[str, InputEvent]] = queue.Queue()
         self._stopped = threading.Event()
-        self.scanner = CardScanner(
-            args.port,
-            args.protocol,
-            self._events.put,
-            baud=args.baud,
-            tag_map=tag_map,
-            repeat_window=args.repeat_window,
-        )
+        self.readers: list[CardScanner | KeyboardReader] = []
+        labels = reader_labels(readers)
+        names = reader_names(readers)
+        for reader, label, name, tags in zip(readers, labels, names, tag_maps, strict=True):
+
+            def emit(event: InputEvent, label: str = label) -> None:
+                self._events.put((label, event))
+
+            self.readers.append(_open_reader(reader, name, emit, tags))
+
+    def start(self) -> None:
+        """Start every reader; the first that cannot be used raises (the others stop)."""
+        for reader in self.readers:
+            try:
+                reader.start()
+            except ScannerError as error:
+                raise ScannerError(f"{reader.name}: {error}") from None
+
+    def close(self) -> None:
+        for reader in self.readers:
+            reader.stop()
 
     def stop(self, signum: int = 0, frame: FrameType | None = None) -> None:
         self._stopped.set()
@@ -168,15 +261,20 @@ class _Reads:
 
     def reads(self) -> Iterator[CardScanned]:
         """Each accepted read; device notices go to stderr. Ends on stop()."""
+        for _, read in self.labelled_reads():
+            yield read
+
+    def labelled_reads(self) -> Iterator[tuple[str, CardScanned]]:
+        """Each accepted read with the label of its reader ("play"); ends on stop()."""
         while not self._stopped.is_set():
             try:
-                event = self._events.get(timeout=0.1)
+                label, event = self._events.get(timeout=0.1)
             except queue.Empty:
                 continue
             if isinstance(event, DeviceStatus):
                 _say(event.message, error=True)
             elif isinstance(event, CardScanned):
-                yield event
+                yield label, event
 
 
 def _say(text: str, *, error: bool = False) -> None:
@@ -185,46 +283,75 @@ def _say(text: str, *, error: bool = False) -> None:
 
 
 def _run_with_scanner(
-    args: argparse.Namespace, tag_map: TagMap, body: Callable[[_Reads], int]
+    args: argparse.Namespace,
+    tag_map: TagMap | None,
+    body: Callable[[_Reads], int],
+    readers: tuple[ScannerConfig, ...],
 ) -> int:
-    """Start the scanner, run ``body``, stop on SIGINT/SIGTERM; the exit status."""
+    """Start the readers, run ``body``, stop on SIGINT/SIGTERM; the exit status.
+
+    ``tag_map`` None: each reader's own (its ``tag_map``, else the default one).
+    """
     try:
-        reads = _Reads(args, tag_map)
-    except ScannerError as error:
+        tag_maps = [tag_map or _reader_tag_map(args, reader) for reader in readers]
+        reads = _Reads(readers, tag_maps)
+    except (ScannerError, TagMapError) as error:
         _say(f"error: {error}", error=True)
         return EXIT_ERROR
     previous = {sig: signal.signal(sig, reads.stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        reads.scanner.start()
-    except PortInUseError as error:
+        reads.start()
+    except (PortInUseError, NotAnInputDeviceError, DeviceGrabbedError, ScannerError) as error:
+        reads.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         _say(f"error: {error}", error=True)
         return EXIT_ERROR
     try:
         return body(reads)
     finally:
-        reads.scanner.stop()
+        reads.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _reader_tag_map(args: argparse.Namespace, reader: ScannerConfig) -> TagMap:
+    path = reader.tag_map or args.tag_map or default_tag_map_path(args.data_dir)
+    return TagMap.load(path)
+
+
+def _readers_or_exit(args: argparse.Namespace) -> tuple[tuple[ScannerConfig, ...], bool] | int:
+    """The readers asked for, or the exit status after saying why they cannot be read
+    (none asked: a usage error, exit status 2, as argparse's)."""
+    try:
+        return _readers_asked(args)
+    except _NoReaderError as error:  # a usage error, as argparse reports them
+        _say(f"hanabi-companion {args.command}: error: {error}", error=True)
+        raise SystemExit(EXIT_USAGE) from None
+    except (ScannerError, ConfigError) as error:
+        _say(f"error: {error}", error=True)
+        return EXIT_ERROR
 
 
 # -- scanner -----------------------------------------------------------------
 
 
 def scanner_command(args: argparse.Namespace) -> int:
-    """Print ``{"tag": ..., "card": "R3" | null}`` per read until Ctrl-C or SIGTERM."""
-    try:
-        tag_map = TagMap.load(args.tag_map or default_tag_map_path(args.data_dir))
-    except TagMapError as error:
-        _say(f"error: {error}", error=True)
-        return EXIT_ERROR
+    """Print ``{"tag": ..., "card": "R3" | null}`` per read until Ctrl-C or SIGTERM; with
+    the configured readers, ``{"reader": "play", "tag": ..., "card": ...}``."""
+    asked = _readers_or_exit(args)
+    if isinstance(asked, int):
+        return asked
+    readers, configured = asked
 
     def print_reads(reads: _Reads) -> int:
-        for read in reads.reads():
+        for label, read in reads.labelled_reads():
             card = read.card.code() if read.card is not None else None
-            print(json.dumps({"tag": read.tag, "card": card}), flush=True)
+            line = {"tag": read.tag, "card": card}
+            print(json.dumps({"reader": label, **line} if configured else line), flush=True)
         return EXIT_OK
 
-    return _run_with_scanner(args, tag_map, print_reads)
+    return _run_with_scanner(args, None, print_reads, readers)
 
 
 # -- enrol -------------------------------------------------------------------
@@ -233,6 +360,10 @@ def scanner_command(args: argparse.Namespace) -> int:
 def enrol_command(args: argparse.Namespace) -> int:
     """Ask for each card (or each copy of ``--card``), read its tag, save the map."""
     path: Path = args.tag_map or default_tag_map_path(args.data_dir)
+    asked = _readers_or_exit(args)
+    if isinstance(asked, int):
+        return asked
+    readers, _ = asked
     try:
         wanted = _cards_to_enrol(args)
         tag_map = TagMap.load(path) if args.card else TagMap()
@@ -252,7 +383,7 @@ def enrol_command(args: argparse.Namespace) -> int:
                 return EXIT_ERROR
         return EXIT_OK
 
-    status = _run_with_scanner(args, TagMap(), enrol_cards)
+    status = _run_with_scanner(args, TagMap(), enrol_cards, readers)
     if status != EXIT_OK:
         _say("Enrolment aborted: nothing saved.", error=True)
         return status

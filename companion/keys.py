@@ -14,9 +14,14 @@ ChooseNumber(number=3)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
 from companion.controller import EntryStep, Screen
 from engine.cards import Color
 from hardware.events import ChooseColor, ChooseNumber, ChooseRank, InputEvent, Key, Press
+
+T = TypeVar("T")
 
 COLOR_LETTERS = {color.letter.lower(): color for color in Color}
 
@@ -87,3 +92,92 @@ TEXT_EDITING = {
 def text_key_event(name: str) -> InputEvent | None:
     """The event of a key press while a name is typed (None: the key is a character)."""
     return TEXT_EDITING.get(name.lower())
+
+
+# -- a USB reader typing into the window ----------------------------------------
+
+BURST_MIN_KEYS = 6
+"""Characters a burst needs before its Enter to be a reader's read (see docs/decisions.md)."""
+BURST_MAX_GAP = 0.050
+"""Seconds: each character of a burst comes at most this long after the one before."""
+
+
+@dataclass(frozen=True, slots=True)
+class TypedScan:
+    """A line typed far faster than a person types: a reader's read, not keys."""
+
+    text: str
+
+
+class KeyBurst(Generic[T]):
+    """Tells a keyboard-type reader typing into the window from a person typing.
+
+    A reader types its tag and Enter in a burst: at least :data:`BURST_MIN_KEYS`
+    characters, each within :data:`BURST_MAX_GAP` seconds of the one before,
+    then Enter (or Tab) as fast. A person never keeps that pace for six keys.
+
+    The window's key events (any type ``T``) go through :meth:`feed` in order,
+    with the time they were seen. A character key may start a burst, so it and
+    whatever follows it are held back while the pace lasts (a person's key is
+    late by at most the gap); then they are released as they came, or, ended
+    by Enter, replaced by one :class:`TypedScan`. :meth:`expire`, called when
+    the loop wakes up, releases what the pace no longer covers; :meth:`deadline`
+    says when to wake up for it. Pure: the clock is passed in.
+
+    >>> burst: KeyBurst[str] = KeyBurst()
+    >>> burst.feed("p", 0.0, char="p")
+    []
+    >>> burst.expire(1.0)
+    ['p']
+    >>> [burst.feed(c, i * 0.01, char=c) for i, c in enumerate("001234")][-1]
+    []
+    >>> burst.feed("Return", 0.06, ends_line=True)
+    [TypedScan(text='001234')]
+    """
+
+    def __init__(self, min_keys: int = BURST_MIN_KEYS, max_gap: float = BURST_MAX_GAP) -> None:
+        self.min_keys = min_keys
+        self.max_gap = max_gap
+        self._held: list[T] = []
+        self._chars: list[str] = []
+        self._last_char_at = 0.0
+
+    def feed(
+        self, item: T, now: float, *, char: str | None = None, ends_line: bool = False
+    ) -> list[T | TypedScan]:
+        """One key event seen at ``now``: ``char`` if it types a character, ``ends_line``
+        for Enter or Tab. Returns what to handle now, in order."""
+        out: list[T | TypedScan] = list(self.expire(now))
+        if char is not None:
+            self._held.append(item)
+            self._chars.append(char)
+            self._last_char_at = now
+        elif not self._held:
+            out.append(item)
+        elif ends_line:
+            if len(self._chars) >= self.min_keys:
+                out.append(TypedScan("".join(self._chars)))
+                self._held.clear()
+                self._chars.clear()
+            else:
+                out.extend(self._release())
+                out.append(item)
+        else:
+            self._held.append(item)  # shift, the character's text, key releases
+        return out
+
+    def expire(self, now: float) -> list[T]:
+        """Release the held keys if the pace of a reader stopped before ``now``."""
+        if self._held and now - self._last_char_at > self.max_gap:
+            return self._release()
+        return []
+
+    def deadline(self) -> float | None:
+        """When :meth:`expire` would release the held keys (None: nothing held)."""
+        return self._last_char_at + self.max_gap if self._held else None
+
+    def _release(self) -> list[T]:
+        held = self._held
+        self._held = []
+        self._chars.clear()
+        return held

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import Card, Color
+from hardware.wiring import ReaderRole
 
 
 class Key(Enum):
@@ -67,10 +68,15 @@ class TypeText:
 
 @dataclass(frozen=True, slots=True)
 class CardScanned:
-    """The scanner read a tag. ``card`` is None when the tag is not enrolled."""
+    """A reader read a tag. ``card`` is None when the tag is not enrolled.
+
+    ``role`` is the reader's: ``"any"`` (the players say next whether the card was
+    played or discarded), ``"play"`` or ``"discard"`` (placing the card was the action).
+    """
 
     tag: str
     card: Card | None
+    role: ReaderRole = "any"
 
 
 @dataclass(frozen=True, slots=True)

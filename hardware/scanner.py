@@ -31,7 +31,13 @@ import serial
 
 from hardware.events import CardScanned, DeviceStatus, Emit
 from hardware.tagmap import TagMap
-from hardware.wiring import PROTOCOLS, HardwareError, ScannerProtocol
+from hardware.wiring import (
+    PROTOCOLS,
+    SERIAL_PROTOCOLS,
+    HardwareError,
+    ReaderRole,
+    ScannerProtocol,
+)
 
 __all__ = [
     "DEVICE_NAME",
@@ -177,7 +183,9 @@ def make_parser(protocol: str) -> Rdm6300Parser | LineParser:
         return Rdm6300Parser()
     if protocol == "line":
         return LineParser()
-    raise ScannerError(f"protocol {protocol!r} is not one of {', '.join(PROTOCOLS)}")
+    raise ScannerError(
+        f"protocol {protocol!r} is not a serial protocol ({', '.join(SERIAL_PROTOCOLS)})"
+    )
 
 
 class RepeatFilter:
@@ -216,11 +224,12 @@ class RepeatFilter:
 class CardScanner:
     """Reads cards from a serial scanner in a daemon thread, sending events to ``emit``.
 
-    Each accepted read sends ``CardScanned(tag, card)`` (``card`` None for a
+    Each accepted read sends ``CardScanned(tag, card, role)`` (``card`` None for a
     tag not in ``tag_map``). If the port is missing or goes away (USB cable
-    pulled), it sends ``DeviceStatus("scanner", False, ...)`` once, retries
-    every ``retry_interval`` seconds, and sends ``DeviceStatus("scanner",
-    True, "scanner connected")`` when the port is back.
+    pulled), it sends ``DeviceStatus(name, False, ...)`` once, retries
+    every ``retry_interval`` seconds, and sends ``DeviceStatus(name,
+    True, "scanner connected")`` when the port is back (``name``: "scanner",
+    or which one of several readers, e.g. "scanner play").
 
     The port is opened exclusively: :meth:`start` raises
     :class:`PortInUseError` if another program holds it.
@@ -236,6 +245,8 @@ class CardScanner:
         tag_map: TagMap | None = None,
         repeat_window: float = 1.0,
         retry_interval: float = 0.5,
+        role: ReaderRole = "any",
+        name: str = DEVICE_NAME,
     ) -> None:
         make_parser(protocol)  # validates the protocol now, not in the thread
         if retry_interval <= 0 or retry_interval > 1.0:
@@ -244,6 +255,8 @@ class CardScanner:
         self.protocol = protocol
         self.baud = baud
         self.tag_map = tag_map if tag_map is not None else TagMap()
+        self.role: ReaderRole = role
+        self.name = name
         self._emit = emit
         self._filter = RepeatFilter(repeat_window)
         self._retry_interval = retry_interval
@@ -267,9 +280,9 @@ class CardScanner:
         except PortInUseError:
             raise
         except (serial.SerialException, OSError) as error:
-            self._report(False, f"scanner disconnected: {_describe(self.port, error)}")
+            self._report(False, f"{self.name} disconnected: {_describe(self.port, error)}")
         else:
-            self._report(True, "scanner connected")
+            self._report(True, f"{self.name} connected")
         self._thread = threading.Thread(target=self._run, name="card-scanner", daemon=True)
         self._thread.start()
 
@@ -305,16 +318,16 @@ class CardScanner:
                 try:
                     self._serial = self._open()
                 except (serial.SerialException, OSError, PortInUseError) as error:
-                    self._report(False, f"scanner disconnected: {_describe(self.port, error)}")
+                    self._report(False, f"{self.name} disconnected: {_describe(self.port, error)}")
                     self._stop.wait(self._retry_interval)
                     continue
                 parser = make_parser(self.protocol)  # drop half a frame from before
-                self._report(True, "scanner connected")
+                self._report(True, f"{self.name} connected")
             try:
                 data = self._serial.read(max(1, self._serial.in_waiting))
             except (serial.SerialException, OSError) as error:
                 self._close()
-                self._report(False, f"scanner disconnected: {_describe(self.port, error)}")
+                self._report(False, f"{self.name} disconnected: {_describe(self.port, error)}")
                 self._stop.wait(self._retry_interval)
                 continue
             if data:
@@ -325,7 +338,7 @@ class CardScanner:
         now = time.monotonic()
         for tag in tags:
             if self._filter.accept(tag, now):
-                self._emit(CardScanned(tag, self.tag_map.lookup(tag)))
+                self._emit(CardScanned(tag, self.tag_map.lookup(tag), self.role))
 
     def _open(self) -> serial.Serial:
         try:
@@ -349,7 +362,7 @@ class CardScanner:
         if self._connected is connected:
             return
         self._connected = connected
-        self._emit(DeviceStatus(DEVICE_NAME, connected, message))
+        self._emit(DeviceStatus(self.name, connected, message))
 
 
 def _describe(port: str, error: BaseException) -> str:

@@ -104,6 +104,15 @@ class PanelPins:
 BeepKind = Literal["misplay", "refused"]
 """What a beep of the buzzer says: a misplay (a fuse burnt) or a refused action."""
 
-ScannerProtocol = Literal["rdm6300", "line"]
-"""``rdm6300``: 125 kHz RFID frames; ``line``: one tag or card code per line."""
+ScannerProtocol = Literal["rdm6300", "line", "keyboard"]
+"""``rdm6300``: 125 kHz RFID frames and ``line``: one tag or card code per line, both on a
+serial port; ``keyboard``: a USB reader that types the tag (an input device, evdev)."""
 PROTOCOLS: tuple[str, ...] = get_args(ScannerProtocol)
+
+SERIAL_PROTOCOLS: tuple[str, ...] = ("rdm6300", "line")
+"""The protocols read from a serial port (``port =``); the others are input devices."""
+
+ReaderRole = Literal["any", "play", "discard"]
+"""What a card read on a reader means: ``any``, the players then say PLAY or DISCARD;
+``play``, the card was played (a pad under the fireworks); ``discard``, it was discarded."""
+READER_ROLES: tuple[str, ...] = get_args(ReaderRole)

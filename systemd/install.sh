@@ -24,7 +24,10 @@ readonly WANTED_GROUPS=(video render input gpio dialout)
 # pygame-ce wheel) loads libdrm, libgbm and EGL/GLES at run time for its
 # KMSDRM driver, and Mesa's vc4/v3d drivers come with libgl1-mesa-dri;
 # Raspberry Pi OS Lite lacks some of them. These exist in every release.
-readonly APT_PACKAGES=(python3-venv libdrm2 libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri)
+# python3-evdev: USB keyboard-type card readers (a compiled module: from
+# Debian, pip has nothing to build).
+readonly APT_PACKAGES=(python3-venv libdrm2 libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri
+    python3-evdev)
 # GPIO through gpiozero needs lgpio. Raspberry Pi OS's archive has it as
 # python3-lgpio (used from the venv thanks to --system-site-packages); plain
 # Debian's has not, and then lgpio comes from PyPI into the venv where a
@@ -80,6 +83,13 @@ Options:
 
 Environment: HANABI_PYTHON (default: python3) creates the venv;
 HANABI_PIP_ARGS adds arguments to "pip install".
+
+Card readers are named in the config by their stable names: a serial one
+(RDM6300 on a USB adapter) by /dev/serial/by-id/usb-...-port0, a USB
+keyboard-type one by /dev/input/by-id/usb-...-event-kbd. Run
+"ls /dev/serial/by-id/ /dev/input/by-id/" before and after plugging a
+reader in: the new name is the reader's. Check it with
+"hanabi-companion scanner --device /dev/input/by-id/..." (or --port).
 EOF
 }
 

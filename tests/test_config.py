@@ -66,9 +66,9 @@ def test_default_config_text_mentions_every_key():
         "players", *OPTION_NAMES,
         "pin_factory", "hint", "play", "discard", "undo", "next", "ok", "debounce",
         "long_press", "encoder_a", "encoder_b", "encoder_push", "led_bar", "fuse_leds",
-        "buzzer", "port", "protocol", "baud", "repeat_window", "tag_map",
+        "buzzer", "port", "protocol", "baud", "repeat_window", "tag_map", "role", "device",
     ]:  # fmt: skip
-        assert re.search(rf"^#? ?{key} = ", DEFAULT_CONFIG_TOML, re.MULTILINE), key
+        assert re.search(rf"^#? *{key} = ", DEFAULT_CONFIG_TOML, re.MULTILINE), key
 
 
 def test_uncommenting_every_example_in_the_default_text_is_a_valid_config():
@@ -286,3 +286,98 @@ def test_binary_file_is_a_clear_error(tmp_path):
     path.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(ConfigError, match="not a text file"):
         load_config(path)
+
+
+# -- several card readers, each with a role (issue 11) ---------------------------
+
+TWO_PADS = """\
+[screen]
+language = "en"
+
+[[scanner]]
+port = "/dev/serial/by-id/usb-FTDI-if00-port0"
+protocol = "rdm6300"
+role = "play"
+
+[[scanner]]
+device = "/dev/input/by-id/usb-Sycreader-event-kbd"
+protocol = "keyboard"
+role = "discard"
+"""
+
+
+def test_readers_an_array_of_scanner_tables_is_several_readers_in_file_order():
+    config = parse_config(TWO_PADS)
+    assert config.scanners == (
+        ScannerConfig(port="/dev/serial/by-id/usb-FTDI-if00-port0", role="play"),
+        ScannerConfig(
+            device="/dev/input/by-id/usb-Sycreader-event-kbd", protocol="keyboard", role="discard"
+        ),
+    )
+    assert [reader.is_keyboard for reader in config.scanners] == [False, True]
+    assert config.scanner == config.scanners[0]
+
+
+def test_readers_a_single_scanner_section_is_one_reader_of_role_any_as_before():
+    config = parse_config('[scanner]\nport = "/dev/serial0"\nprotocol = "line"\n')
+    assert config.scanners == (ScannerConfig("/dev/serial0", "line"),)
+    assert config.scanner is not None and config.scanner.role == "any"
+    assert config.scanner.path == "/dev/serial0"
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        (
+            '[[scanner]]\nport = "/dev/ttyUSB0"\n[[scanner]]\nport = "/dev/ttyUSB0"\n',
+            "cfg:4: [[scanner]] #2 port: /dev/ttyUSB0 is already the reader of [[scanner]] #1",
+        ),
+        (
+            '[[scanner]]\nprotocol = "keyboard"\ndevice = "/dev/input/event3"\n'
+            '[[scanner]]\nprotocol = "keyboard"\ndevice = "/dev/input/event3"\n',
+            "cfg:6: [[scanner]] #2 device: /dev/input/event3 is already the reader of "
+            "[[scanner]] #1",
+        ),
+        (
+            '[[scanner]]\nport = "/dev/serial0"\nrole = "hint"\n',
+            "cfg:3: [[scanner]] #1 role: 'hint' is not one of 'any', 'play', 'discard'",
+        ),
+        (
+            '[scanner]\nport = "/dev/serial0"\nrole = "fireworks"\n',
+            "cfg:3: [scanner] role: 'fireworks' is not one of 'any', 'play', 'discard'",
+        ),
+        (
+            '[[scanner]]\nprotocol = "line"\ndevice = "/dev/input/event3"\n',
+            'cfg:3: [[scanner]] #1 device: device is for protocol = "keyboard"; '
+            "a line reader needs port =",
+        ),
+        (
+            '[scanner]\nprotocol = "keyboard"\nport = "/dev/ttyUSB0"\n',
+            "cfg:3: [scanner] port: a keyboard reader is an input device: "
+            'give device = "/dev/input/..."',
+        ),
+        (
+            '[scanner]\nprotocol = "keyboard"\ndevice = "/dev/input/event3"\nbaud = 9600\n',
+            "cfg:4: [scanner] baud: a keyboard reader has no baud rate (a serial setting)",
+        ),
+        (
+            "".join(f'[[scanner]]\nport = "/dev/ttyUSB{n}"\n' for n in range(4)),
+            "cfg:1: [scanner]: 4 readers: a table has 1 to 3",
+        ),
+        (
+            '[[scanner]]\nport = "/dev/serial0"\ncolour = "red"\n',
+            "cfg:3: [[scanner]] #1 colour: unknown key",
+        ),
+        (
+            '[[scanner]]\nprotocol = "keyboard"\n',
+            'cfg:1: [[scanner]] #1: needs device = "/dev/..."',
+        ),
+    ],
+)
+def test_readers_wrong_reader_tables_are_refused_with_file_and_line(text, error):
+    """Two readers on one path, an unknown role, device with a serial protocol..."""
+    with pytest.raises(ConfigError) as raised:
+        parse_config(text, source="cfg")
+    assert any(problem.startswith(error) for problem in raised.value.problems), (
+        raised.value.problems
+    )

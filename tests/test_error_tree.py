@@ -14,6 +14,7 @@ from companion.config import ConfigError
 from companion.display import DisplayError
 from companion.storage import GameStateError, StorageError, UnknownGameError
 from engine.errors import CompanionError
+from hardware.keyboard import DeviceGrabbedError, NotAnInputDeviceError
 from hardware.scanner import PortInUseError, ScannerError
 from hardware.wiring import HardwareError, NoGpioError, WiringError
 
@@ -50,3 +51,6 @@ def test_each_error_is_the_builtin_a_caller_means():
     assert issubclass(DisplayError, RuntimeError)
     assert issubclass(PortInUseError, OSError) and issubclass(PortInUseError, ScannerError)
     assert issubclass(ScannerError, HardwareError)
+    assert issubclass(DeviceGrabbedError, OSError) and issubclass(DeviceGrabbedError, ScannerError)
+    assert issubclass(NotAnInputDeviceError, ValueError)
+    assert not issubclass(NotAnInputDeviceError, OSError)  # not retried: the config is wrong

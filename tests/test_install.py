@@ -187,9 +187,9 @@ def test_python3_lgpio_is_installed_where_the_archive_has_it(root: Path, tmp_pat
     )  # fmt: skip
     assert "GPIO through python3-lgpio from its archive" in result.stdout
     install_line = next(line for line in result.stdout.splitlines() if "apt-get install" in line)
-    assert install_line.split()[-8:] == [
+    assert install_line.split()[-9:] == [
         "python3-venv", "libdrm2", "libgbm1", "libegl1", "libegl-mesa0", "libgles2",
-        "libgl1-mesa-dri", "python3-lgpio",
+        "libgl1-mesa-dri", "python3-evdev", "python3-lgpio",
     ]  # fmt: skip
 
 
@@ -312,3 +312,12 @@ def test_real_install_into_a_system_site_packages_venv(root: Path) -> None:
                 'pin_factory = "none"  # install.sh: no lgpio for this system\n',
             )
         assert config.rstrip("\n") == expected.rstrip("\n")
+
+
+def test_help_says_how_to_find_a_readers_stable_name() -> None:
+    """Issue 11: the installer documents the by-id names of serial and keyboard readers."""
+    result = subprocess.run(
+        ["bash", str(SCRIPT), "--help"], capture_output=True, text=True, check=True
+    )
+    for text in ("/dev/serial/by-id/", "/dev/input/by-id/usb-...-event-kbd", "ls /dev/serial"):
+        assert text in result.stdout

@@ -156,8 +156,10 @@ def test_line_parser_drops_an_over_long_line_and_keeps_the_next():
 
 def test_make_parser_refuses_unknown_protocols():
     assert isinstance(make_parser("line"), LineParser)
-    with pytest.raises(ScannerError, match="'wiegand' is not one of rdm6300, line"):
+    with pytest.raises(ScannerError, match=r"'wiegand' is not a serial protocol \(rdm6300, line\)"):
         make_parser("wiegand")
+    with pytest.raises(ScannerError, match="'keyboard' is not a serial protocol"):
+        make_parser("keyboard")  # an input device: read by hardware.keyboard, not a port
 
 
 # -- parser fuzzing ----------------------------------------------------------
@@ -434,7 +436,7 @@ def test_stop_ends_the_thread_promptly(pty_port, start_scanner):
 
 
 def test_unknown_protocol_is_refused_before_any_thread():
-    with pytest.raises(ScannerError, match="not one of"):
+    with pytest.raises(ScannerError, match="not a serial protocol"):
         CardScanner("/dev/null", "morse", [].append)  # type: ignore[arg-type]
 
 

@@ -179,3 +179,26 @@ def test_verify_complains_only_about_the_missing_binary(systemd_analyze: str) ->
             f"hanabi-companion.service: Command {EXEC_PATH} is not executable: "
             "No such file or directory"
         ]
+
+
+def test_the_input_devices_a_config_names_are_admitted(service: dict[str, list[str]]) -> None:
+    """Issue 11: keyboard-type card readers are event devices (/dev/input/by-id/...-event-kbd,
+    major 13, driver "input"): the unit admits them read-write (the grab) with the input
+    group; serial readers by their drivers and dialout. No wider class is added for them."""
+    from companion.config import parse_config
+
+    config = parse_config(
+        '[[scanner]]\nport = "/dev/serial/by-id/usb-FTDI-if00-port0"\nrole = "play"\n'
+        '[[scanner]]\nprotocol = "keyboard"\n'
+        'device = "/dev/input/by-id/usb-reader-event-kbd"\nrole = "discard"\n'
+    )
+    allowed = {entry.split()[0]: entry.split()[1] for entry in service["DeviceAllow"]}
+    groups = " ".join(service["SupplementaryGroups"]).split()
+    for reader in config.scanners:
+        if reader.is_keyboard:
+            assert reader.device.startswith("/dev/input/")
+            assert allowed["char-input"] == "rw" and "input" in groups
+        else:  # a USB-serial adapter or a CDC-ACM device
+            assert allowed["char-ttyUSB"] == "rw" and allowed["char-ttyACM"] == "rw"
+            assert "dialout" in groups
+    assert not any(device.startswith("/dev/input") for device in allowed)  # no node by node

@@ -21,7 +21,7 @@ def test_config_loads_without_gpiozero_or_pyserial():
 
 
 def test_protocols():
-    assert PROTOCOLS == ("rdm6300", "line")
+    assert PROTOCOLS == ("rdm6300", "line", "keyboard")
 
 
 def test_a_pin_used_twice_is_refused_with_both_roles():
