@@ -216,7 +216,7 @@ def test_two_pads_record_a_whole_game_with_no_press_but_hints_and_undo(sdl_dummy
         # An unknown tag on the play pad: said, beeped, nothing stored.
         play_pad.place(UNKNOWN_TAG)
         table.pump_until(
-            lambda: any(UNKNOWN_TAG in text for text, _, _ in table.app.renderer.texts),
+            lambda: UNKNOWN_TAG in "".join(drawn.text for drawn in table.app.renderer.texts),
             "the unknown tag shown",
         )
         assert controller.screen is Screen.GAME and len(table.stored()) == 3

@@ -22,6 +22,7 @@ from companion.screens.kit import (
     HINT_BLUE,
     SPENT,
     SUIT_RGB,
+    TEXT_CACHE_ENTRIES,
     WARN,
     Drawn,
     Kit,
@@ -101,4 +102,13 @@ class Renderer:
         return kit.targets
 
 
-__all__ = ["HINT_BLUE", "SPENT", "SUIT_RGB", "Drawn", "LayoutError", "Renderer", "Target"]
+__all__ = [
+    "HINT_BLUE",
+    "SPENT",
+    "SUIT_RGB",
+    "TEXT_CACHE_ENTRIES",
+    "Drawn",
+    "LayoutError",
+    "Renderer",
+    "Target",
+]

@@ -60,6 +60,12 @@ SUIT_RGB = {
 RAINBOW = [(222, 56, 56), (242, 204, 48), (52, 174, 84), (58, 116, 232), (180, 90, 220)]
 
 
+#: Lines of text kept rendered (the least recently used dropped first): a few frames'
+#: worth. Each is a surface of up to ~40 KB at 480x320; thousands of them grew the
+#: companion by 25 MB over a long evening (issue 10).
+TEXT_CACHE_ENTRIES = 300
+
+
 def ink_on(color: Color) -> RGB:
     """Text colour readable on a card of that suit."""
     return DARK_INK if color in (Color.YELLOW, Color.WHITE) else (255, 255, 255)
@@ -264,11 +270,13 @@ class Kit:
         align: str,
         whole: bool,
     ) -> None:
-        image = self._rendered.get((line, size, color))
+        key = (line, size, color)
+        image = self._rendered.pop(key, None)
         if image is None:
-            if len(self._rendered) > 1000:  # names and messages change: keep it bounded
-                self._rendered.clear()
-            image = self._rendered[(line, size, color)] = self.font(size).render(line, True, color)
+            image = self.font(size).render(line, True, color)
+            if len(self._rendered) >= TEXT_CACHE_ENTRIES:  # the least recently used goes
+                del self._rendered[next(iter(self._rendered))]
+        self._rendered[key] = image  # the most recently used goes last
         if align == "center":
             x = rect.centerx - image.get_width() // 2
         elif align == "right":
