@@ -1,6 +1,6 @@
 """The end screen: the score, the rating and its sentence, why the game ended, who
 played, the fireworks, the figures; NEXT (or the Discard pile button) shows the
-discard pile as a page of its own."""
+figures and the discard pile as a page of its own."""
 
 from __future__ import annotations
 
@@ -45,8 +45,13 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     bar_h = kit.bar_height([label for label, _ in buttons], inner_w)
     bar = layout.place("buttons", pygame.Rect(pad, h - pad - bar_h, inner_w, bar_h))
     kit.button_bar(surface, bar, buttons)
-    if controller.page == 1:
-        area = layout.place("discards", pygame.Rect(pad, pad, inner_w, bar.top - 2 * pad))
+    figures_text = figures(lang, game)
+    figures_h = kit.height_of(figures_text, kit.floor, inner_w)
+    if controller.page == 1:  # the figures, then the discard pile
+        figures_box = layout.place("figures", pygame.Rect(pad, pad, inner_w, figures_h))
+        kit.text(surface, figures_text, figures_box, color=DIM, align="center")
+        top = figures_box.bottom + pad
+        area = layout.place("discards", pygame.Rect(pad, top, inner_w, bar.top - pad - top))
         piles.discards(kit, surface, game, area, lang)
         return
 
@@ -90,13 +95,15 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
         box = layout.place(name, pygame.Rect(pad, y, inner_w, box_h))
         kit.text(surface, text, box, color=color, align="center")
         y = box.bottom + pad
-    figures_text = figures(lang, game)
-    figures_h = kit.height_of(figures_text, kit.floor, inner_w)
-    figures_box = layout.place(
-        "figures", pygame.Rect(pad, bar.top - pad - figures_h, inner_w, figures_h)
-    )
-    kit.text(surface, figures_text, figures_box, color=DIM, align="center")
-    fireworks_h = min(figures_box.top - pad - y, int(kit.unit * 0.25))
-    if fireworks_h >= kit.card_height():
-        box = layout.place("fireworks", pygame.Rect(pad, y, inner_w, fireworks_h))
-        piles.fireworks(kit, surface, game, box)
+    # the figures above the buttons, where there is room (they head the discard page too)
+    figures_box = pygame.Rect(pad, bar.top - pad - figures_h, inner_w, figures_h)
+    if figures_box.top - pad - y >= kit.flat_card_height():
+        layout.place("figures", figures_box)
+        kit.text(surface, figures_text, figures_box, color=DIM, align="center")
+    else:
+        figures_box.top = bar.top
+    # the fireworks in the room left: cards, or flat cards on the smallest panels
+    room = min(figures_box.top - pad - y, int(kit.unit * 0.25))
+    fireworks_h = max(kit.flat_card_height(), room)
+    box = layout.place("fireworks", pygame.Rect(pad, y, inner_w, fireworks_h))
+    piles.fireworks(kit, surface, game, box)

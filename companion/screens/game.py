@@ -27,6 +27,7 @@ from companion.screens.kit import (
     WARN,
     Kit,
 )
+from companion.screens.piles import holds_all
 from engine.game import Game
 from hardware.events import InputEvent, Key, Press
 
@@ -187,8 +188,16 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
     fireworks_h = max(least, min(room, int(kit.unit * 0.3)))
     fireworks_box = pygame.Rect(pad, top, inner_w, fireworks_h)
     surplus = room - fireworks_h
-    pile_below = portrait and surplus >= floor_line + 2 * kit.card_height() + 4 * pad
-    one_page = wide or pile_below
+    pile_top = fireworks_box.bottom + tokens_h + 2 * pad
+    pile_box = pygame.Rect(pad, pile_top, inner_w, message_box.top - pad - pile_top)
+    pile_below = (
+        portrait
+        and surplus >= floor_line + kit.card_height() + 4 * pad
+        and holds_all(kit, game, pile_box.inflate(-2 * pad, -2 * pad))
+    )
+    side = pygame.Rect(main_w + pad, top, w - main_w - 2 * pad, bar.top - pad - top)
+    # the pile needs no page of its own where it is shown whole beside or below
+    one_page = (wide and holds_all(kit, game, side.inflate(-2 * pad, -2 * pad))) or pile_below
     if not pile_below and surplus > 0:
         # the tokens under the fireworks and the status under them: the room left
         # stays above the buttons, where nothing is to be read
@@ -204,10 +213,7 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
     show_message = True
     if pile_below:
         tokens_box.top = fireworks_box.bottom + pad
-        pile_top = tokens_box.bottom + pad
-        pile_box = layout.place(
-            "pile", pygame.Rect(pad, pile_top, inner_w, message_box.top - pad - pile_top)
-        )
+        layout.place("pile", pile_box)
         pygame.draw.rect(surface, PANEL, pile_box, border_radius=8)
         piles.discards(kit, surface, game, pile_box.inflate(-2 * pad, -2 * pad), lang)
     if controller.page == 1 and not one_page:
@@ -228,8 +234,7 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
     layout.place("tokens", tokens_box)
     kit.tokens(surface, tokens_box, game.position.hints)
     if wide:
-        side_h = bar.top - pad - top
-        side = layout.place("side", pygame.Rect(main_w + pad, top, w - main_w - 2 * pad, side_h))
+        layout.place("side", side)
         pygame.draw.rect(surface, PANEL, side, border_radius=8)
         piles.discards(kit, surface, game, side.inflate(-2 * pad, -2 * pad), lang)
 

@@ -68,6 +68,15 @@ def discards(kit: Kit, surface: pygame.Surface, game: Game, rect: pygame.Rect, l
         kit.text(surface, f"+{len(pile) - shown}", box, color=DIM, align="center")
 
 
+def holds_all(kit: Kit, game: Game, rect: pygame.Rect) -> bool:
+    """Whether :func:`discards` in ``rect`` shows every card (no "+N")."""
+    title_h = kit.line_height(kit.floor)
+    body = pygame.Rect(rect.left, rect.top + title_h + kit.gap, rect.width, rect.height)
+    body.height = rect.bottom - body.top
+    count = len(game.position.discards)
+    return count == 0 or _grid(kit, count, body)[0] == count
+
+
 def _mark(card: Card, lost: set[Card], critical: set[Card]) -> str | None:
     if card in lost:
         return "×"
