@@ -515,16 +515,21 @@ class Controller:
             self.entry = Entry(kind)
             self.preview = None
             self.screen = Screen.ENTRY
+            self._acknowledge()  # a refusal said before the entry is not the entry's
         elif key is Key.UNDO:
             return self._ask_undo()
         elif key in (Key.NEXT, Key.PREVIOUS):
             self.page = 1 - self.page
-        elif key is Key.OK and isinstance(self.message, Refused | Info):
-            # OK on a refusal (or a notice line): understood; the line shows the last
-            # action again
+        elif key is Key.OK:
+            self._acknowledge()
+        return []
+
+    def _acknowledge(self) -> None:
+        """A refusal (or a notice line) has been read: the status line shows the last
+        action again."""
+        if isinstance(self.message, Refused | Info):
             last = self.last_event()
             self.message = Happened(last) if last is not None else None
-        return []
 
     def _scanned(self, event: CardScanned, entry: Entry | None) -> list[Effect]:
         if event.card is None:

@@ -13,7 +13,7 @@ import pygame
 import pytest
 
 from companion import i18n
-from companion.controller import Controller, Happened, Refused, Screen, SetupDraft
+from companion.controller import Controller, Happened, Info, Refused, Screen, SetupDraft, Undone
 from companion.screens import HINT_BLUE, SUIT_RGB, Renderer
 from companion.screens.game import final_round_text
 from companion.storage import HistoryRow, StatsRow
@@ -414,3 +414,87 @@ def test_soft_key_labels_are_in_the_screens_language(lang):
     assert i18n.tr(lang, "softkey_hint") in texts and "r" in texts
     if lang == "fr":
         assert not any(text.startswith("HINT") for text in texts)
+
+
+def _message_cases():
+    """Every kind of message, on every screen it can occur on, as the table meets it."""
+    from engine.errors import IllegalAction
+
+    def game_screen(message):
+        def build(lang):
+            c = controller_for("game", lang)
+            c.message = message(c)
+            return c
+
+        return build
+
+    def entry_screen(message):
+        def build(lang):
+            c = controller_for("entry_color", lang)
+            c.message = message(c)
+            return c
+
+        return build
+
+    def setup_screen(message):
+        def build(lang):
+            c = controller_for("setup", lang)
+            c.message = message(c)
+            return c
+
+        return build
+
+    happened = lambda c: Happened(c.game.events[-1])  # noqa: E731
+    undone = lambda c: Undone(c.game.events[-1])  # noqa: E731
+    refused = lambda c: Refused(HintTokensFull())  # noqa: E731
+    info = lambda c: Info("unknown_tag", (("tag", "0012345678"),))  # noqa: E731
+    engine_text = lambda c: Refused(IllegalAction("a rule the table broke"))  # noqa: E731
+    return {
+        "happened-on-game": game_screen(happened),
+        "undone-on-game": game_screen(undone),
+        "refused-on-game": game_screen(refused),
+        "info-on-game": game_screen(info),
+        "refused-on-entry": entry_screen(refused),
+        "info-on-entry": entry_screen(info),
+        "refused-on-setup": setup_screen(engine_text),
+        "info-on-setup": setup_screen(lambda c: Info("start_abandons_the_game")),
+    }
+
+
+MESSAGE_CASES = _message_cases()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("case", list(MESSAGE_CASES))
+def test_every_message_kind_reaches_every_screen_it_can_occur_on(case, lang):
+    """Nothing silent: whatever the controller says (an action, an undo, a refusal, a
+    notice line) is written on the screen the table is looking at."""
+    from companion.screens.game import message_text
+
+    controller = MESSAGE_CASES[case](lang)
+    text, _color = message_text(controller)
+    assert text
+    renderer = Renderer((480, 320), strict=True)
+    renderer.draw(pygame.Surface((480, 320)), controller)
+    assert text in said(renderer)
+
+
+def test_a_colour_the_game_has_not_is_said_on_the_entry_screen():
+    """`m` in a base game is refused at once, and the entry screen says why."""
+    game = Game(GameSetup(players=2, names=NAMES[:2]))
+    c = Controller(SetupDraft(players=2), game)
+    c.handle(Press(Key.PLAY))
+    c.handle(ChooseColor(Color.MULTICOLOR))
+    assert isinstance(c.message, Refused) and c.screen is Screen.ENTRY
+    renderer = Renderer((480, 320), strict=True)
+    renderer.draw(pygame.Surface((480, 320)), c)
+    assert i18n.refusal_text("en", c.message.error) in said(renderer)
+
+
+def test_ok_on_a_refusal_shows_the_last_action_again():
+    """The refusal on the game screen is acknowledged with OK (it ignored OK before)."""
+    c = controller_for("refused", "en")
+    game = c.game
+    assert game is not None
+    c.handle(Press(Key.OK))
+    assert c.message == Happened(game.events[-1])

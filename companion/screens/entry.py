@@ -10,7 +10,8 @@ from __future__ import annotations
 import pygame
 
 from companion import i18n
-from companion.controller import SOFT_KEYS, Controller, EntryKind, EntryStep
+from companion.controller import SOFT_KEYS, Controller, EntryKind, EntryStep, Info, Refused
+from companion.screens.game import message_text
 from companion.screens.kit import ACCENT, DIM, GOOD, PANEL, SUIT_RGB, TEXT, WARN, Kit
 from engine.cards import Color
 from engine.errors import IllegalAction
@@ -142,6 +143,11 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     lines: list[tuple[str, tuple[int, int, int]]] = []
     if prompt:
         lines.append((prompt, TEXT))
+    message = controller.message
+    if isinstance(message, Refused | Info) and not (
+        isinstance(message, Refused) and message.error is preview
+    ):  # refused during the entry (a colour the game has not, an unknown tag): said
+        lines.append(message_text(controller))
     if isinstance(preview, IllegalAction):
         lines.append((i18n.refusal_text(lang, preview, game.setup.names), WARN))
     elif isinstance(preview, Event):
