@@ -185,10 +185,10 @@ class SetupDraft:
     language: str = "en"
 
     def name(self, seat: int) -> str:
-        """The name typed for a seat, else "Player N"."""
+        """The name typed for a seat, else "Player N" in the table's language."""
         if seat < len(self.names) and self.names[seat].strip():
             return self.names[seat].strip()
-        return f"Player {seat + 1}"
+        return i18n.tr(self.language, "player_n", n=seat + 1)
 
     def to_setup(self, started_at: str | None = None) -> GameSetup:
         """The game set-up; :class:`SetupError` if the options do not combine."""

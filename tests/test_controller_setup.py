@@ -262,3 +262,14 @@ def test_settings_a_boolean_is_not_a_seat():
 def test_settings_the_first_player_stays_a_seat_at_the_table():
     draft = SetupDraft.from_settings({"players": 2}, SetupDraft(players=5, first_player=4))
     assert draft.players == 2 and draft.first_player < 2
+
+
+@pytest.mark.parametrize(
+    ("lang", "default"), [("en", "Player 2"), ("fr", "Joueur 2"), ("de", "Spieler 2")]
+)
+def test_2_a_blank_name_is_the_seat_in_the_tables_language(lang, default):
+    """A German table reads "Spieler 2", not the English "Player 2"."""
+    c = Controller(SetupDraft(players=2, language=lang))
+    focus(c, "start")
+    setup = drive(c, OK)[-1].setup
+    assert setup.names[1] == default
