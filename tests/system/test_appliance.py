@@ -169,6 +169,68 @@ def test_no_restart_and_no_error_after_30_seconds(appliance: Appliance) -> None:
     assert errors.strip() == ""
 
 
+#: A USB keyboard-type reader, made with uinput by python3-evdev in the VM: each line
+#: written to the FIFO is typed as a reader types it (fast, then Enter).
+FAKE_READER = """
+import time
+from evdev import UInput, ecodes as e
+
+KEYS = {c: getattr(e, "KEY_" + c.upper()) for c in "abcdefghijklmnopqrstuvwxyz0123456789"}
+with UInput({e.EV_KEY: [*KEYS.values(), e.KEY_ENTER]}, name="hanabi test reader") as ui:
+    time.sleep(1)  # udev makes the node and its group
+    with open("/run/fake-reader.ready", "w") as ready:
+        ready.write(ui.device.path)
+    while True:
+        with open("/run/fake-reader") as fifo:
+            for line in fifo:
+                for key in [KEYS[c] for c in line.strip().lower()] + [e.KEY_ENTER]:
+                    ui.write(e.EV_KEY, key, 1)
+                    ui.write(e.EV_KEY, key, 0)
+                    ui.syn()
+                    time.sleep(0.005)
+"""
+
+
+def test_a_keyboard_reader_on_the_play_pad_records_a_play_and_types_nothing_else(
+    appliance: Appliance,
+) -> None:
+    """A USB reader that types (a real input device, made with uinput) configured as
+    ``[[scanner]] protocol = "keyboard"``, ``role = "play"``: the card read is a play,
+    stored with no press; the reader is grabbed, so what it types reaches nothing else
+    (typed "hh", the app would have recorded two hints)."""
+    machine = appliance.machine
+    machine.run("modprobe", "uinput")
+    machine.run("tee", "/run/fake_reader.py", stdin=FAKE_READER)
+    machine.sh("rm -f /run/fake-reader /run/fake-reader.ready; mkfifo /run/fake-reader")
+    machine.run("systemd-run", "--unit=fake-reader", "/usr/bin/python3", "/run/fake_reader.py")
+    device = machine.sh(
+        "for i in $(seq 60); do [ -s /run/fake-reader.ready ] && break; sleep 1; done; "
+        "cat /run/fake-reader.ready"
+    ).strip()
+    assert device.startswith("/dev/input/event"), device
+    reader = (
+        f'\n# system test reader\n[[scanner]]\nprotocol = "keyboard"\ndevice = "{device}"\n'
+        'role = "play"\n'
+    )
+    try:
+        machine.run("tee", "-a", CONFIG, stdin=reader)
+        machine.run("systemctl", "restart", SERVICE, timeout=400)
+        appliance.wait_active(restarts=appliance.restarts())
+        before = actions_of(appliance.export())
+        machine.sh("echo hh > /run/fake-reader")  # an unknown tag; as keys, two hints
+        time.sleep(8)
+        assert actions_of(appliance.export()) == before, "the reader's keys reached the app"
+        machine.sh("echo r1 > /run/fake-reader")  # a barcode naming its card: R1
+        log = wait_for_log(appliance, lambda text: len(actions_of(text)) == len(before) + 1)
+        played = actions_of(log)[-1]
+        assert (played["action"], played["card"]) == ("play", "R1"), played
+    finally:
+        machine.run("systemctl", "stop", "fake-reader", check=False)
+        machine.run("sed", "-i", "/^# system test reader/,$d", CONFIG)
+        machine.run("systemctl", "restart", SERVICE, timeout=400)
+        appliance.wait_active(restarts=appliance.restarts())
+
+
 def signal_and_expect_one_restart(appliance: Appliance, signal: str, name: str) -> None:
     """Send ``signal`` to the service: restarted exactly once, the game and its screen
     come back exactly as they were."""
