@@ -30,6 +30,8 @@ overwritten, and :attr:`Storage.notice` says so in words.
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import json
 import os
 import sqlite3
@@ -58,13 +60,17 @@ from engine.setup import GameSetup
 
 __all__ = [
     "APPLICATION_ID",
+    "LOCK_NAME",
     "SCHEMA_VERSION",
+    "CompanionRunningError",
     "DamagedGameError",
+    "DataDirLock",
     "GameStateError",
     "HistoryRow",
     "StatsRow",
     "Storage",
     "StorageError",
+    "StorageFullError",
     "StoredGame",
     "UnknownGameError",
 ]
@@ -77,6 +83,12 @@ SCHEMA_VERSION: Final = 1
 
 BUSY_TIMEOUT_MS: Final = 5000
 """How long a statement waits for another connection's lock before failing."""
+
+LOCK_NAME: Final = "companion.lock"
+"""The file in the data directory a running companion holds locked (``flock``)."""
+
+FULL_BELOW_BYTES: Final = 256 * 1024
+"""Free space under which an I/O error of SQLite is taken for a full file system."""
 
 
 class GameStatus(StrEnum):
@@ -91,7 +103,9 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 _HEADER_SIZE = 100
 _APPLICATION_ID_OFFSET = 68
 _SIDE_FILES = ("-wal", "-shm", "-journal")
+_SQLITE_IOERR = 10
 _SQLITE_CORRUPT = 11
+_SQLITE_FULL = 13
 _SQLITE_NOTADB = 26
 _TABLES = frozenset({"games", "actions", "settings"})
 
@@ -145,6 +159,31 @@ class UnknownGameError(StorageError, LookupError):
 class DamagedGameError(StorageError):
     """A stored game's lines do not parse or do not replay (the database was tampered with)."""
 
+    def __init__(self, message: str, game_id: int | None = None) -> None:
+        super().__init__(message)
+        #: The damaged game, when the error is about one game.
+        self.game_id = game_id
+
+
+class StorageFullError(StorageError):
+    """The file system (the SD card) is full: nothing was written, nothing changed."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(errno.ENOSPC, message)
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+class CompanionRunningError(StorageError, BlockingIOError):
+    """Another companion holds the data directory's lock: one companion per data directory."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(errno.EAGAIN, message)
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
 
 class GameStateError(StorageError, ValueError):
     """The request does not fit the game's state (e.g. an action for an abandoned game)."""
@@ -182,6 +221,9 @@ class HistoryRow:
     rating: Rating | None
     outcome: Outcome | None
     end_reason: EndReason | None
+    #: Why the game does not read back (its log was damaged), in words; None if it does.
+    #: A damaged row has no names, result or score (0).
+    damaged: str | None = None
 
 
 @dataclass(frozen=True)
@@ -256,6 +298,16 @@ class Storage:
         """
         clock = now or _utc_now
         data_dir = Path(data_dir)
+        try:
+            return cls._open(data_dir, clock)
+        except StorageError as error:
+            # SQLite says "disk I/O error" when it cannot grow a file: name the real cause.
+            if not isinstance(error, StorageFullError) and _disk_full(data_dir):
+                raise _full_error(data_dir, "open the games database") from error
+            raise
+
+    @classmethod
+    def _open(cls, data_dir: Path, clock: Callable[[], datetime]) -> Storage:
         _ensure_directory(data_dir)
         path = data_dir / cls.DEFAULT_NAME
         verdict = _examine(path)
@@ -283,6 +335,7 @@ class Storage:
     def close(self) -> None:
         """Close the database (further calls raise :class:`StorageError`). Idempotent."""
         with self._lock:
+            self.checkpoint()
             connection, self._connection = self._connection, None
             if connection is not None:
                 try:
@@ -291,6 +344,25 @@ class Storage:
                     raise StorageError(
                         f"Could not close the games database {self.path}: {error}"
                     ) from error
+
+    def checkpoint(self) -> bool:
+        """Copy the write-ahead log into the main file and empty it (``TRUNCATE``).
+
+        Done when a game ends and at a clean stop, so a finished game lives in
+        ``games.db`` itself: damage to the ``-wal`` file can then touch only the
+        game in progress. True if the log was emptied; False if it could not be
+        (another reader, a full card): the data stays safe in the log, and the
+        next checkpoint copies it.
+        """
+        with self._lock:
+            db = self._connection
+            if db is None:
+                return False
+            try:
+                (busy, _, _) = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.Error:
+                return False
+            return not busy
 
     def __enter__(self) -> Storage:
         return self
@@ -325,6 +397,7 @@ class Storage:
             )
             game_id = cursor.lastrowid
         assert game_id is not None
+        self.checkpoint()
         return game_id
 
     def append_action(self, game_id: int, action: Action) -> None:
@@ -410,6 +483,7 @@ class Storage:
                     game_id,
                 ),
             )
+        self.checkpoint()
 
     def abandon(self, game_id: int) -> None:
         """Mark a ``playing`` game ``abandoned`` (no-op if it already is).
@@ -453,48 +527,40 @@ class Storage:
         return game_id
 
     def export(self, game_id: int) -> str:
-        """The game's ``hanabi-log/1`` text: the header, then one line per action."""
+        """The game's ``hanabi-log/1`` text: the header, then one line per action.
+
+        Raises :class:`DamagedGameError` if the stored lines do not parse or replay
+        (:meth:`replayable_part` then gives what does).
+        """
         with self._transaction(f"export game {game_id}", write=False) as db:
             _status(db, game_id)
             header, lines = _log_rows(db, game_id)
+        _parse_game(game_id, header, lines)
         return "".join(line + "\n" for line in (header, *lines))
 
+    def replayable_part(self, game_id: int) -> tuple[str, int]:
+        """The longest beginning of a (damaged) game's log that parses and replays, as
+        ``hanabi-log/1`` text, and how many actions it holds; ``("", 0)`` if even its
+        header is damaged."""
+        with self._transaction(f"export game {game_id}", write=False) as db:
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise UnknownGameError(f"There is no stored game {game_id}")
+            header, lines = _raw_log_rows(db, game_id)
+        return _replayable(header, lines)
+
     def history(self) -> list[HistoryRow]:
-        """The finished (``over``) games, newest first (by id: the Pi's clock may jump)."""
+        """The finished (``over``) games, newest first (by id: the Pi's clock may jump).
+
+        Each game's log is read and replayed: a game that does not is a row with
+        :attr:`HistoryRow.damaged` set (and no result), never an exception.
+        """
         with self._transaction("read the history", write=False) as db:
             rows = db.execute(
-                "SELECT id, header, started_at, finished_at, players, score,"
+                "SELECT id, CAST(started_at AS BLOB), CAST(finished_at AS BLOB), score,"
                 " max_score, rating, outcome, end_reason"
-                " FROM games WHERE status = 'over' ORDER BY id DESC"
+                " FROM games WHERE status NOT IN ('playing', 'abandoned') ORDER BY id DESC"
             ).fetchall()
-        rows_and_setups = [(row, _parse_header(row[0], row[1])) for row in rows]
-        return [
-            HistoryRow(
-                id=game_id,
-                started_at=started_at,
-                finished_at=finished_at,
-                players=players,
-                names=setup.names,
-                options=setup.options,
-                score=score,
-                max_score=max_score,
-                rating=_result(game_id, Rating, rating),
-                outcome=_result(game_id, Outcome, outcome),
-                end_reason=_result(game_id, EndReason, end_reason),
-            )
-            for (
-                game_id,
-                _header,
-                started_at,
-                finished_at,
-                players,
-                score,
-                max_score,
-                rating,
-                outcome,
-                end_reason,
-            ), setup in rows_and_setups
-        ]
+            return [_history_row(db, row) for row in rows]
 
     def stats(self) -> list[StatsRow]:
         """Best and average score per (players, options) over the finished games,
@@ -572,6 +638,8 @@ class Storage:
                     with contextlib.suppress(sqlite3.Error):
                         db.execute("ROLLBACK")
                 if isinstance(error, sqlite3.Error):
+                    if _is_full(error, self.path.parent):
+                        raise _full_error(self.path.parent, what) from error
                     raise StorageError(f"Could not {what}: {error}") from error
                 raise
 
@@ -590,11 +658,68 @@ class Storage:
 # -- reading stored logs -------------------------------------------------------
 
 
+def _history_row(db: sqlite3.Connection, row: tuple[Any, ...]) -> HistoryRow:
+    """One row of the history, or a row marked damaged if the game does not read back."""
+    game_id, started, finished, score, max_score, rating, outcome, end_reason = row
+    started_at = _lenient(started) or ""
+    finished_at = _lenient(finished)
+    try:
+        _status(db, game_id)  # a garbled status (not 'over') is damage, named here
+        header, lines = _log_rows(db, game_id)
+        setup, actions = _parse_game(game_id, header, lines)
+        game = Game.replay(setup, actions)
+        if score != game.score or max_score != setup.max_score or not game.is_over:
+            raise DamagedGameError(
+                f"Stored game {game_id} is damaged: its stored score or end differs from its"
+                " actions",
+                game_id,
+            )
+        return HistoryRow(
+            id=game_id,
+            started_at=started_at,
+            finished_at=finished_at,
+            players=setup.players,
+            names=setup.names,
+            options=setup.options,
+            score=score,
+            max_score=max_score,
+            rating=_result(game_id, Rating, rating),
+            outcome=_result(game_id, Outcome, outcome),
+            end_reason=_result(game_id, EndReason, end_reason),
+        )
+    except DamagedGameError as error:
+        return HistoryRow(
+            id=game_id,
+            started_at=started_at,
+            finished_at=finished_at,
+            players=0,
+            names=(),
+            options=GameOptions(),
+            score=0,
+            max_score=0,
+            rating=None,
+            outcome=None,
+            end_reason=None,
+            damaged=str(error),
+        )
+
+
+def _lenient(data: bytes | None) -> str | None:
+    """A time stamp as stored; damaged bytes become replacement characters, not an error."""
+    return None if data is None else bytes(data).decode("utf-8", "replace")
+
+
 def _status(db: sqlite3.Connection, game_id: int) -> GameStatus:
     row = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise UnknownGameError(f"There is no stored game {game_id}")
-    return GameStatus(row[0])  # the schema's CHECK allows no other value
+    try:
+        return GameStatus(row[0])  # the schema's CHECK allows no other value…
+    except ValueError:  # …unless the file's bytes were changed behind SQLite's back
+        raise DamagedGameError(
+            f"Stored game {game_id} is damaged: its status {row[0]!r} is not one we write",
+            game_id,
+        ) from None
 
 
 def _status_words(status: GameStatus) -> str:
@@ -602,17 +727,83 @@ def _status_words(status: GameStatus) -> str:
 
 
 def _log_rows(db: sqlite3.Connection, game_id: int) -> tuple[str, list[str]]:
-    """The header and the action lines of a game, checking the numbering has no gap."""
-    (header,) = db.execute("SELECT header FROM games WHERE id = ?", (game_id,)).fetchone()
+    """The header and the action lines of a game, checking the numbering has no gap.
+
+    The text is read as bytes and decoded here: bytes that are not UTF-8 make a
+    :class:`DamagedGameError` naming the game, not a failure of the whole query.
+    """
+    (header,) = db.execute(
+        "SELECT CAST(header AS BLOB) FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
     rows = db.execute(
-        "SELECT seq, line FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        "SELECT seq, CAST(line AS BLOB) FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
     ).fetchall()
     for expected, (seq, _) in enumerate(rows, start=1):
         if seq != expected:
             raise DamagedGameError(
-                f"Stored game {game_id} is damaged: action {expected} is missing"
+                f"Stored game {game_id} is damaged: action {expected} is missing", game_id
             )
-    return header, [line for _, line in rows]
+    return _decoded(game_id, "its header", header), [
+        _decoded(game_id, f"action {number}", line)
+        for number, (_, line) in enumerate(rows, start=1)
+    ]
+
+
+def _decoded(game_id: int, where: str, data: bytes | None) -> str:
+    try:
+        return (data or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        raise DamagedGameError(
+            f"Stored game {game_id} is damaged: {where}: its bytes are not UTF-8 text", game_id
+        ) from None
+
+
+def _raw_log_rows(db: sqlite3.Connection, game_id: int) -> tuple[bytes, list[bytes]]:
+    """The header and the action lines as stored, in ``seq`` order, whatever they hold."""
+    (header,) = db.execute(
+        "SELECT CAST(header AS BLOB) FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
+    rows = db.execute(
+        "SELECT seq, CAST(line AS BLOB) FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+    ).fetchall()
+    lines: list[bytes] = []
+    for expected, (seq, line) in enumerate(rows, start=1):
+        if seq != expected:
+            break  # a gap: what follows cannot be in order
+        lines.append(line or b"")
+    return header or b"", lines
+
+
+def _replayable(header: bytes, lines: list[bytes]) -> tuple[str, int]:
+    """The longest beginning of a stored log that parses and replays: its text and how many
+    actions it holds ("" if the header itself is damaged)."""
+    try:
+        header_text = _one_line(header)
+        log = parse_log(header_text)
+        if log.header_line != 1:
+            return "", 0
+        game = Game(log.setup)
+    except (UnicodeDecodeError, LogFormatError, ValueError):
+        return "", 0
+    kept = [header_text]
+    for line in lines:
+        try:
+            text = _one_line(line)
+            log = parse_log(f"{header_text}\n{text}")
+            if log.lines != [2]:
+                break  # blank or a comment
+            game.apply(log.actions[0])
+        except (UnicodeDecodeError, LogFormatError, ValueError):  # IllegalAction too
+            break
+        kept.append(text)
+    return "".join(line + "\n" for line in kept), len(kept) - 1
+
+
+def _one_line(data: bytes) -> str:
+    text = data.decode("utf-8")
+    if "\n" in text:
+        raise ValueError("a stored line holds a line break")
+    return text
 
 
 _Result = TypeVar("_Result", Rating, Outcome, EndReason)
@@ -626,7 +817,7 @@ def _result(game_id: int, kind: type[_Result], value: str | None) -> _Result | N
         return kind(value)
     except ValueError:
         raise DamagedGameError(
-            f"Stored game {game_id} is damaged: {value!r} is not a {kind.__name__}"
+            f"Stored game {game_id} is damaged: {value!r} is not a {kind.__name__}", game_id
         ) from None
 
 
@@ -644,10 +835,6 @@ def _options_by_english_name() -> dict[str, GameOptions]:
     return {options.variant_name(): options for options in GameOptions.every()}
 
 
-def _parse_header(game_id: int, header: str) -> GameSetup:
-    return _parse_game(game_id, header, [])[0]
-
-
 def _parse_game(game_id: int, header: str, lines: list[str]) -> tuple[GameSetup, list[Action]]:
     """Parse and replay a stored log with the engine; :class:`DamagedGameError` if it fails."""
     text = "\n".join([header, *lines])
@@ -656,17 +843,19 @@ def _parse_game(game_id: int, header: str, lines: list[str]) -> tuple[GameSetup,
     except LogFormatError as error:
         where = "its header" if error.line == 1 else f"action {error.line - 1}"
         raise DamagedGameError(
-            f"Stored game {game_id} is damaged: {where}: {error.reason}"
+            f"Stored game {game_id} is damaged: {where}: {error.reason}", game_id
         ) from error
     if log.header_line != 1 or log.lines != list(range(2, len(lines) + 2)):
-        raise DamagedGameError(f"Stored game {game_id} is damaged: a line is blank or a comment")
+        raise DamagedGameError(
+            f"Stored game {game_id} is damaged: a line is blank or a comment", game_id
+        )
     game = Game(log.setup)
     for number, action in enumerate(log.actions, start=1):
         try:
             game.apply(action)
         except IllegalAction as error:
             raise DamagedGameError(
-                f"Stored game {game_id} does not replay: action {number}: {error}"
+                f"Stored game {game_id} does not replay: action {number}: {error}", game_id
             ) from error
     return log.setup, log.actions
 
@@ -756,6 +945,8 @@ def _probe(path: Path) -> _Verdict:
         if problems != ["ok"]:
             return _Verdict("corrupt", f"the integrity check found: {problems[0]}")
         return _Verdict("ours")
+    except UnicodeDecodeError:
+        return _Verdict("corrupt", "its list of tables holds bytes that are not text")
     except sqlite3.DatabaseError as error:
         if error.sqlite_errorcode & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
             return _Verdict("corrupt", str(error))
@@ -891,6 +1082,92 @@ def _fsync_directory(directory: Path) -> None:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+class DataDirLock:
+    """One companion per data directory: an exclusive ``flock`` on :data:`LOCK_NAME`.
+
+    The kernel drops the lock when the process ends, however it ends (a crash, ``kill -9``, a
+    power cut), so a stale lock never blocks a restart. The file keeps the holder's process id,
+    for the sentence the second companion prints.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        """Take the lock; :class:`CompanionRunningError` if another process holds it."""
+        data_dir = Path(data_dir)
+        _ensure_directory(data_dir)
+        self.path = data_dir / LOCK_NAME
+        try:
+            self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as error:
+            raise StorageError(
+                f"Could not open the lock file {self.path}: {error.strerror or error}"
+            ) from error
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_pid(self._fd)
+            os.close(self._fd)
+            self._fd = None
+            who = f" (process {holder})" if holder else ""
+            raise CompanionRunningError(
+                f"Another companion{who} is already running on the data directory {data_dir};"
+                " only one may use it at a time"
+            ) from None
+        except OSError as error:
+            os.close(self._fd)
+            self._fd = None
+            raise StorageError(f"Could not lock {self.path}: {error.strerror or error}") from error
+        with contextlib.suppress(OSError):  # the id is a courtesy: a full card keeps the lock
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, f"{os.getpid()}\n".encode(), 0)
+
+    def release(self) -> None:
+        """Let the lock go (closing the file releases it). Idempotent."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def __enter__(self) -> DataDirLock:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.release()
+
+
+def _read_pid(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _disk_full(directory: Path) -> bool:
+    """Whether the file system of ``directory`` has (almost) no room left."""
+    try:
+        info = os.statvfs(directory)
+    except OSError:
+        return False
+    return info.f_bavail * info.f_frsize < FULL_BELOW_BYTES
+
+
+def _full_error(directory: Path, what: str) -> StorageFullError:
+    return StorageFullError(
+        f"The SD card is full: could not {what} in {directory}; free some space"
+        " (the games stored so far are kept)"
+    )
+
+
+def _is_full(error: sqlite3.Error, directory: Path) -> bool:
+    """Whether SQLite failed for want of space: SQLITE_FULL, or an I/O error on a full disk."""
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    return code == _SQLITE_FULL or (code == _SQLITE_IOERR and _disk_full(directory))
 
 
 def default_data_dir() -> Path:

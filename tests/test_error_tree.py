@@ -6,13 +6,21 @@ gpiozero's pattern: every exception the project raises on purpose is a
 
 from __future__ import annotations
 
+import errno
 import importlib
 import inspect
 import pkgutil
 
 from companion.config import ConfigError
 from companion.display import DisplayError
-from companion.storage import GameStateError, StorageError, UnknownGameError
+from companion.storage import (
+    CompanionRunningError,
+    DamagedGameError,
+    GameStateError,
+    StorageError,
+    StorageFullError,
+    UnknownGameError,
+)
 from engine.errors import CompanionError
 from hardware.scanner import PortInUseError, ScannerError
 from hardware.wiring import HardwareError, NoGpioError, WiringError
@@ -50,3 +58,15 @@ def test_each_error_is_the_builtin_a_caller_means():
     assert issubclass(DisplayError, RuntimeError)
     assert issubclass(PortInUseError, OSError) and issubclass(PortInUseError, ScannerError)
     assert issubclass(ScannerError, HardwareError)
+
+
+def test_storage_faults_are_storage_errors_and_the_oserror_they_are():
+    """Issue 10: a full card is ENOSPC, a second companion EAGAIN (BlockingIOError)."""
+    assert issubclass(StorageFullError, StorageError)
+    assert StorageFullError("full").errno == errno.ENOSPC
+    assert str(StorageFullError("The SD card is full")) == "The SD card is full"
+    assert issubclass(CompanionRunningError, StorageError)
+    assert issubclass(CompanionRunningError, BlockingIOError)
+    assert str(CompanionRunningError("Another companion")) == "Another companion"
+    assert issubclass(DamagedGameError, StorageError)
+    assert DamagedGameError("damaged", 3).game_id == 3
