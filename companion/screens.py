@@ -988,6 +988,17 @@ class Renderer:
             if y + line > bottom:
                 break
             when = _short_date(game_row.finished_at or game_row.started_at)
+            if game_row.damaged:  # its log no longer replays: a row that says so
+                damaged = i18n.tr(lang, "history_damaged", game=game_row.id)
+                self.text(
+                    surface,
+                    f"{when}  {damaged}",
+                    int(line * 0.7),
+                    pygame.Rect(pad, y, w - 2 * pad, line),
+                    color=WARN,
+                )
+                y += line
+                continue
             rating = (
                 i18n.rating_title(lang, game_row.rating)
                 if game_row.rating
