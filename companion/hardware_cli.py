@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import queue
 import signal
 import sys
@@ -184,6 +185,20 @@ def _say(text: str, *, error: bool = False) -> None:
     print(text, file=stream, flush=True)
 
 
+def _missing_port(port: str) -> str | None:
+    """The sentence for a port that does not exist when the command starts, else None.
+
+    A port absent at the start is a typo or an adapter not plugged in: said at once. A
+    port that goes away later (a USB adapter pulled out) is waited for, as the app does.
+    """
+    if os.path.exists(port):
+        return None
+    return (
+        f"error: the serial port {port} does not exist: check its name (ls /dev/serial*"
+        " /dev/tty*) and that the scanner is plugged in"
+    )
+
+
 def _run_with_scanner(
     args: argparse.Namespace, tag_map: TagMap, body: Callable[[_Reads], int]
 ) -> int:
@@ -212,6 +227,10 @@ def _run_with_scanner(
 
 def scanner_command(args: argparse.Namespace) -> int:
     """Print ``{"tag": ..., "card": "R3" | null}`` per read until Ctrl-C or SIGTERM."""
+    missing = _missing_port(args.port)
+    if missing:
+        _say(missing, error=True)
+        return EXIT_ERROR
     try:
         tag_map = TagMap.load(args.tag_map or default_tag_map_path(args.data_dir))
     except TagMapError as error:
@@ -232,6 +251,10 @@ def scanner_command(args: argparse.Namespace) -> int:
 
 def enrol_command(args: argparse.Namespace) -> int:
     """Ask for each card (or each copy of ``--card``), read its tag, save the map."""
+    missing = _missing_port(args.port)
+    if missing:
+        _say(missing, error=True)
+        return EXIT_ERROR
     path: Path = args.tag_map or default_tag_map_path(args.data_dir)
     try:
         wanted = _cards_to_enrol(args)
