@@ -60,6 +60,11 @@ RAINBOW = [(222, 56, 56), (242, 204, 48), (52, 174, 84), (58, 116, 232), (180, 9
 COLOR_KEYS = {c: c.letter.lower() for c in Color}
 
 
+#: Lines of text kept rendered (least recently used dropped first): a few frames' worth.
+#: Each is a surface (up to ~40 KB at 480x320); 2,000 of them grew the companion by 25 MB.
+TEXT_CACHE_ENTRIES = 300
+
+
 def ink_on(color: Color) -> tuple[int, int, int]:
     """Text colour readable on a card of that suit."""
     return (20, 20, 28) if color in (Color.YELLOW, Color.WHITE) else (255, 255, 255)
@@ -122,8 +127,9 @@ class Renderer:
     ) -> tuple[pygame.Surface, int]:
         """The rendered line, shrunk to fit; cached, as most text is the same frame to frame."""
         key = (text, px, color, width, height)
-        cached = self._rendered.get(key)
+        cached = self._rendered.pop(key, None)
         if cached is not None:
+            self._rendered[key] = cached  # the most recently used goes last
             return cached
         size = px
         image = self.font(size).render(text, True, color)
@@ -132,8 +138,8 @@ class Renderer:
             image = self.font(size).render(text, True, color)
         if image.get_width() > width:
             image = image.subsurface((0, 0, width, image.get_height()))
-        if len(self._rendered) > 2000:  # names and messages change: keep it bounded
-            self._rendered.clear()
+        if len(self._rendered) >= TEXT_CACHE_ENTRIES:  # least recently used goes first
+            del self._rendered[next(iter(self._rendered))]
         self._rendered[key] = (image, size)
         return image, size
 
