@@ -35,6 +35,7 @@ import fcntl
 import json
 import os
 import sqlite3
+import struct
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -310,11 +311,14 @@ class Storage:
     def _open(cls, data_dir: Path, clock: Callable[[], datetime]) -> Storage:
         _ensure_directory(data_dir)
         path = data_dir / cls.DEFAULT_NAME
+        # Before any connection: SQLite would quietly stop at a damaged frame, and reuse
+        # the journal from its start at the next write.
+        journal_notice = _keep_damaged_journal(path, clock)
         verdict = _examine(path)
-        notice: str | None = None
+        notice: str | None = journal_notice
         if verdict.kind in ("corrupt", "foreign", "newer"):
             moved = _move_aside(path, verdict.kind, _file_stamp(clock))
-            notice = _moved_notice(verdict, path, moved)
+            notice = " · ".join(filter(None, [journal_notice, _moved_notice(verdict, path, moved)]))
         elif verdict.kind == "new":
             notice = _set_aside_orphans(path, clock)
         if verdict.kind == "ours" and not os.access(path, os.R_OK | os.W_OK):
@@ -992,6 +996,97 @@ def _moved_notice(verdict: _Verdict, path: Path, moved: Path) -> str:
     return (
         f"The games database was damaged ({verdict.reason}); it was moved aside to"
         f" {moved.name} and a new one started"
+    )
+
+
+_WAL_MAGICS = {0x377F0682: "<", 0x377F0683: ">"}  # the byte order of the checksums
+_WAL_HEADER = 32
+_WAL_FRAME_HEADER = 24
+
+
+def _wal_checksum(data: bytes, order: str, s0: int, s1: int) -> tuple[int, int]:
+    """SQLite's WAL checksum of ``data`` (a multiple of 8 bytes), continued from (s0, s1)."""
+    words = struct.unpack(f"{order}{len(data) // 4}I", data)
+    mask = 0xFFFFFFFF
+    for index in range(0, len(words), 2):
+        s0 = (s0 + words[index] + s1) & mask
+        s1 = (s1 + words[index + 1] + s0) & mask
+    return s0, s1
+
+
+def _journal_damage(wal: bytes) -> str | None:
+    """Why SQLite would drop committed transactions of this write-ahead log, or None.
+
+    SQLite reads the log up to the first frame whose checksum fails and ignores the
+    rest without a word. That is a crash's torn tail when nothing committed follows;
+    but a *commit* frame of this log (its salts) after the break means confirmed
+    actions would be dropped: damage, to be said.
+    """
+    if len(wal) < _WAL_HEADER:
+        return None
+    magic, _, page_size, _, salt1, salt2, check1, check2 = struct.unpack(">8I", wal[:32])
+    order = _WAL_MAGICS.get(magic)
+    if order is None or page_size < 512 or page_size & (page_size - 1):
+        return "its header is not a journal's" if len(wal) > _WAL_HEADER else None
+    s0, s1 = _wal_checksum(wal[:24], order, 0, 0)
+    if (s0, s1) != (check1, check2):
+        return "its header's checksum is wrong" if len(wal) > _WAL_HEADER else None
+    frame_size = _WAL_FRAME_HEADER + page_size
+    broken = False
+    for offset in range(_WAL_HEADER, len(wal) - frame_size + 1, frame_size):
+        frame = wal[offset : offset + frame_size]
+        _, commit, frame_salt1, frame_salt2, frame_check1, frame_check2 = struct.unpack(
+            ">6I", frame[:24]
+        )
+        ours = (frame_salt1, frame_salt2) == (salt1, salt2)
+        if not broken:
+            if ours:
+                s0, s1 = _wal_checksum(frame[:8] + frame[24:], order, s0, s1)
+                if (s0, s1) == (frame_check1, frame_check2):
+                    continue
+            broken = True  # SQLite reads no further than this frame
+        if ours and commit:  # a committed transaction of this log, beyond the reach
+            return f"a frame at byte {offset} or before it is damaged"
+    return None
+
+
+def _keep_damaged_journal(path: Path, clock: Callable[[], datetime]) -> str | None:
+    """Check the write-ahead log left by an unclean stop; keep a copy of a damaged one.
+
+    The copy (``games.db-wal.damaged-<stamp>``) keeps every byte for a later rescue;
+    SQLite then recovers what precedes the damage, and the notice says so.
+    """
+    wal = _side_file(path, "-wal")
+    try:
+        data = wal.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise StorageError(
+            f"Could not read the journal {wal}: {error.strerror or error}"
+        ) from error
+    reason = _journal_damage(data)
+    if reason is None:
+        return None
+    copy = path.with_name(f"{wal.name}.damaged-{_file_stamp(clock)}")
+    number = 1
+    while copy.exists():
+        number += 1
+        copy = path.with_name(f"{wal.name}.damaged-{_file_stamp(clock)}-{number}")
+    try:
+        with copy.open("xb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+    except OSError as error:
+        raise StorageError(
+            f"The journal {wal} is damaged ({reason}) and could not be copied aside:"
+            f" {error.strerror or error}"
+        ) from error
+    _fsync_directory(path.parent)
+    return (
+        f"The journal {wal.name} was damaged ({reason}): the last actions saved before the"
+        f" stop may be missing; it was kept aside as {copy.name}"
     )
 
 

@@ -134,3 +134,57 @@ def corrupt_trial(tmp_path: Path, seed: int, games: int = 6) -> Trial:
         else:
             trial.silently_lost.append(game_id)
     return trial
+
+
+@dataclass
+class JournalTrial:
+    """What one write-ahead log with random bytes became."""
+
+    seed: int
+    confirmed: int  # actions of the game in progress the writer had committed
+    recovered: int = 0  # actions the reopened database gives back
+    reported: str | None = None
+    kept_aside: bool = False
+
+    @property
+    def silently_lost(self) -> int:
+        return 0 if self.reported else self.confirmed - self.recovered
+
+
+def journal_trial(tmp_path: Path, seed: int) -> JournalTrial:
+    """Finished games (checkpointed), a game in progress in the -wal only, a crash (the files
+    copied as they are while open), then random bytes in the copied -wal."""
+    rng = random.Random(seed)
+    running = tmp_path / f"running-{seed}"
+    crashed = tmp_path / f"crashed-{seed}"
+    crashed.mkdir(parents=True)
+    with Storage.open(running) as storage:
+        play_finished_games(storage, rng.randint(1, 4), seed)
+        setup = GameSetup(players=rng.randint(2, 5))
+        game_id = storage.new_game(setup)
+        table = SimulatedTable(setup, random.Random(rng.random()), skill=0.9)
+        confirmed = 0
+        for _ in range(rng.randint(1, 40)):
+            if table.game.is_over:
+                break
+            storage.append_action(game_id, table.step())
+            confirmed += 1
+        for name in ("games.db", "games.db-wal"):  # the disk as a kill -9 leaves it
+            (crashed / name).write_bytes((running / name).read_bytes())
+    wal = crashed / "games.db-wal"
+    data = bytearray(wal.read_bytes())
+    for _ in range(rng.randint(1, 4)):
+        start = rng.randrange(len(data))
+        length = 1 if rng.random() < 0.5 else rng.randint(2, 64)
+        data[start : start + length] = rng.randbytes(len(data[start : start + length]))
+    wal.write_bytes(bytes(data))
+    trial = JournalTrial(seed, confirmed)
+    with Storage.open(crashed) as storage:
+        if storage.notice:
+            trial.reported = storage.notice
+            trial.kept_aside = any(".damaged-" in p.name for p in crashed.iterdir())
+        try:
+            trial.recovered = len(storage.load(game_id).actions)
+        except StorageError as error:  # the game's start was in the dropped frames too
+            trial.reported = trial.reported or str(error)
+    return trial

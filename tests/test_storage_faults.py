@@ -8,6 +8,7 @@ second companion is a real process; the full card is a real (tmpfs) file system.
 from __future__ import annotations
 
 import os
+import random
 import signal
 import sqlite3
 import subprocess
@@ -15,7 +16,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from faults import corrupt_trial, finished_games_database, full_filesystem, play_finished_games
+from faults import (
+    corrupt_trial,
+    finished_games_database,
+    full_filesystem,
+    journal_trial,
+    play_finished_games,
+)
 
 from companion.storage import (
     LOCK_NAME,
@@ -29,6 +36,7 @@ from companion.storage import (
 from engine import GameSetup, Hint, Play
 from engine.cards import Card
 from engine.log import replay_log
+from engine.table import SimulatedTable
 
 ROOT = Path(__file__).resolve().parent.parent
 BOGUS_LINE = '{"action": "hint", "bogus": 1}'
@@ -231,3 +239,33 @@ def test_opening_on_a_full_card_names_the_full_card_not_a_disk_io_error(tmp_path
         with pytest.raises(StorageFullError, match="The SD card is full") as info:
             Storage.open(card.root / "data")
         assert "disk I/O error" not in str(info.value)
+
+
+# -- random bytes in the journal ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_bytes_in_the_journal_lose_no_confirmed_action_silently(tmp_path, seed):
+    """Item 4: SQLite stops at a damaged frame without a word; the companion says so and
+    keeps a copy of the journal, or every confirmed action is still there."""
+    trial = journal_trial(tmp_path, seed)
+    assert trial.silently_lost == 0, trial
+    if trial.reported and "journal" in trial.reported:
+        assert trial.kept_aside, trial
+
+
+def test_an_intact_journal_after_a_crash_is_no_notice(tmp_path):
+    """The check must not cry wolf: a crash's journal, undamaged, recovers in silence."""
+    with Storage.open(tmp_path / "running") as storage:
+        setup = GameSetup(players=3)
+        game_id = storage.new_game(setup)
+        table = SimulatedTable(setup, random.Random(30), skill=1.0)
+        for _ in range(30):
+            storage.append_action(game_id, table.step())
+        crashed = tmp_path / "crashed"
+        crashed.mkdir()
+        for name in ("games.db", "games.db-wal"):
+            (crashed / name).write_bytes((tmp_path / "running" / name).read_bytes())
+    with Storage.open(crashed) as storage:
+        assert storage.notice is None
+        assert len(storage.load(game_id).actions) == 30
