@@ -311,14 +311,15 @@ class Storage:
     def _open(cls, data_dir: Path, clock: Callable[[], datetime]) -> Storage:
         _ensure_directory(data_dir)
         path = data_dir / cls.DEFAULT_NAME
-        # Before any connection: SQLite would quietly stop at a damaged frame, and reuse
-        # the journal from its start at the next write.
-        journal_notice = _keep_damaged_journal(path, clock)
-        verdict = _examine(path)
-        notice: str | None = journal_notice
-        if verdict.kind in ("corrupt", "foreign", "newer"):
-            moved = _move_aside(path, verdict.kind, _file_stamp(clock))
-            notice = " · ".join(filter(None, [journal_notice, _moved_notice(verdict, path, moved)]))
+        verdict = _examine(path)  # read-only: the journal is not touched
+        notice: str | None = None
+        if verdict.kind == "ours":
+            # Before our connection: SQLite would quietly stop at a damaged frame, and
+            # reuse the journal from its start at the next write.
+            notice = _keep_damaged_journal(path, clock)
+        elif verdict.kind in ("corrupt", "foreign", "newer"):
+            moved = _move_aside(path, verdict.kind, _file_stamp(clock))  # with its journal
+            notice = _moved_notice(verdict, path, moved)
         elif verdict.kind == "new":
             notice = _set_aside_orphans(path, clock)
         if verdict.kind == "ours" and not os.access(path, os.R_OK | os.W_OK):
