@@ -35,7 +35,13 @@ def main() -> None:
         for seed in range(db_trials):
             trial = corrupt_trial(Path(tmp), seed)
             if trial.reported:
-                kinds["reported at opening or by history (file kept aside)"] += 1
+                kinds[
+                    {
+                        "opening": "an error at opening (file kept in place)",
+                        "notice": "damaged file renamed aside, notice at opening",
+                        "history": "history: one-sentence error (file kept in place)",
+                    }[trial.said_by or "notice"]
+                ] += 1
                 if not trial.kept_aside:
                     kinds["REPORTED BUT NOT KEPT"] += 1
             elif trial.damaged_rows:

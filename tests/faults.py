@@ -85,6 +85,8 @@ class Trial:
 
     seed: int
     reported: str | None = None  # the notice or error the companion gave, if any
+    #: where it was said: "opening" (an error), "notice" (moved aside), "history" (an error)
+    said_by: str | None = None
     kept_aside: bool = False  # the damaged file is still on disk, renamed
     damaged_rows: list[int] = field(default_factory=list)
     intact_rows: list[int] = field(default_factory=list)
@@ -111,18 +113,18 @@ def corrupt_trial(tmp_path: Path, seed: int, games: int = 6) -> Trial:
     try:
         storage = Storage.open(data_dir)
     except StorageError as error:
-        trial.reported = str(error)
+        trial.reported, trial.said_by = str(error), "opening"
         trial.kept_aside = path.exists()
         return trial
     with storage:
         if storage.notice:
-            trial.reported = storage.notice
+            trial.reported, trial.said_by = storage.notice, "notice"
             trial.kept_aside = any(p.name.startswith("games.db.") for p in data_dir.iterdir())
             return trial
         try:
             rows = {row.id: row for row in storage.history()}
         except StorageError as error:  # said in one sentence by the CLI and the screen
-            trial.reported = str(error)
+            trial.reported, trial.said_by = str(error), "history"
             trial.kept_aside = path.exists()
             return trial
     for game_id, score in scores.items():

@@ -85,13 +85,30 @@ def drawn_texts(app: App) -> list[str]:
 # -- item 1: a damaged game does not stop the companion -------------------------------------
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+def damage_header(data_dir: Path, game_id: int) -> None:
+    """A header whose bytes are not UTF-8 (a bad sector, an editor in Latin-1)."""
+    db = sqlite3.connect(data_dir / "games.db")
+    with db:
+        db.execute(
+            "UPDATE games SET header = CAST(? AS TEXT) WHERE id = ?",
+            (b'{"format": "hanabi-log/1", "players": 2, "names": ["Jos\xe9", "Bo"]}', game_id),
+        )
+    db.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "damage"),
+    [("en", "action"), ("fr", "action"), ("en", "header"), ("fr", "header")],
+)
 def test_a_damaged_latest_game_is_named_on_screen_and_the_companion_plays_on(
-    tmp_path, dummy_video, language
+    tmp_path, dummy_video, language, damage
 ):
     """Item 1: resume() does not raise; the set-up screen names the game, kept aside."""
     game_id = stored_game(tmp_path)
-    damage_action(tmp_path, game_id, 2)
+    if damage == "action":
+        damage_action(tmp_path, game_id, 2)
+    else:
+        damage_header(tmp_path, game_id)
     app = make_app(tmp_path, language)
     try:
         sentence = tr(language, "game_damaged_kept_aside", game=game_id)
@@ -103,7 +120,7 @@ def test_a_damaged_latest_game_is_named_on_screen_and_the_companion_plays_on(
         assert app.game_id == game_id + 1
         assert parse_log(app.storage.export(app.game_id)).actions == [Hint(player=0)]
         # the damaged game is still there, as far as it replays
-        assert app.storage.replayable_part(game_id)[1] == 1
+        assert app.storage.replayable_part(game_id)[1] == (1 if damage == "action" else 0)
     finally:
         close_app(app)
 
@@ -240,6 +257,25 @@ def test_the_companion_started_on_a_full_card_names_it(tmp_path):
         assert done.returncode == 1
         assert "The SD card is full" in done.stderr and "disk I/O error" not in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_take_back_shows_the_stored_game_and_drops_what_was_not_saved():
+    """Pure controller: the unsaved action is no longer shown; the entry is closed."""
+    from companion.controller import Controller
+    from engine import Game
+
+    setup = GameSetup(players=2, names=("Ann", "Bo"))
+    stored = Game(setup)
+    stored.apply(Hint())
+    controller = Controller(SetupDraft(players=2), Game.replay(setup, list(stored.actions)))
+    controller.handle(Press(Key.HINT))  # shown, but the card was full
+    assert len(controller.game.actions) == 2
+    controller.take_back(Game.replay(setup, list(stored.actions)), Info("storage_full"))
+    assert controller.game.actions == stored.actions
+    assert controller.screen is Screen.GAME and controller.entry is None
+    assert controller.message == Info("storage_full")
+    controller.take_back(None, Info("storage_full"))  # the game could not even start
+    assert controller.screen is Screen.SETUP and controller.game is None
 
 
 # -- item 5: history and export of damaged games -------------------------------------------

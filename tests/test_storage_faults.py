@@ -232,9 +232,13 @@ def test_an_action_that_cannot_be_stored_on_a_full_card_changes_nothing(tmp_path
             assert storage.export(game_id) == before + '{"action": "hint"}\n'
 
 
-def test_opening_on_a_full_card_names_the_full_card_not_a_disk_io_error(tmp_path):
-    """Item 3: start-up names the real cause."""
+@pytest.mark.parametrize("database", ["new", "with games"])
+def test_opening_on_a_full_card_names_the_full_card_not_a_disk_io_error(tmp_path, database):
+    """Item 3: start-up names the real cause (a new database, or one with games: SQLite
+    cannot make its -shm file and says "disk I/O error")."""
     with full_filesystem(tmp_path) as card:
+        if database == "with games":
+            finished_games_database(card.root / "data", 2, seed=1)
         card.fill()
         with pytest.raises(StorageFullError, match="The SD card is full") as info:
             Storage.open(card.root / "data")
