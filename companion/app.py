@@ -102,6 +102,15 @@ def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]
     return controller, game_id
 
 
+def storage_notice(storage: Storage, language: str) -> str | None:
+    """What the screen says about the database at start-up, in the screen's language where
+    the sentence is one of the app's (a damaged journal kept aside)."""
+    if storage.journal_copy is not None:
+        copy = storage.journal_copy.name
+        return i18n.tr(language, "journal_damaged_kept_aside", copy=copy)
+    return storage.notice
+
+
 @dataclass
 class Inbox:
     """Where threads leave input events; emitting also wakes the sleeping loop."""

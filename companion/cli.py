@@ -108,7 +108,7 @@ def run_command(args: argparse.Namespace) -> int:
     config = _load_config(args.config)
     if config is None:
         return 2
-    from companion.app import draft_from_config, resume
+    from companion.app import draft_from_config, resume, storage_notice
     from companion.controller import SetupDraft
     from companion.storage import DataDirLock, StorageError, default_data_dir
 
@@ -134,7 +134,7 @@ def run_command(args: argparse.Namespace) -> int:
             print(f"hanabi-companion: {error}", file=sys.stderr)
             storage.close()
             return 1
-        notices = [storage.notice, controller.notice]
+        notices = [storage_notice(storage, draft.language), controller.notice]
         controller.notice = " · ".join(filter(None, notices)) or None
         return _run_app(args, config, storage, controller, game_id)
 

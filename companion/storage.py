@@ -284,6 +284,8 @@ class Storage:
         self.path = path
         #: Why the previous file was moved aside at opening, in words; None if all was well.
         self.notice = notice
+        #: The copy of a damaged journal kept aside at opening (``notice`` then says so).
+        self.journal_copy: Path | None = None
 
     # -- opening -----------------------------------------------------------
 
@@ -316,7 +318,7 @@ class Storage:
         if verdict.kind == "ours":
             # Before our connection: SQLite would quietly stop at a damaged frame, and
             # reuse the journal from its start at the next write.
-            notice = _keep_damaged_journal(path, clock)
+            journal_copy, notice = _keep_damaged_journal(path, clock)
         elif verdict.kind in ("corrupt", "foreign", "newer"):
             moved = _move_aside(path, verdict.kind, _file_stamp(clock))  # with its journal
             notice = _moved_notice(verdict, path, moved)
@@ -335,7 +337,10 @@ class Storage:
         except BaseException:
             connection.close()
             raise
-        return cls(connection, path, notice, clock)
+        storage = cls(connection, path, notice, clock)
+        if verdict.kind == "ours":
+            storage.journal_copy = journal_copy
+        return storage
 
     def close(self) -> None:
         """Close the database (further calls raise :class:`StorageError`). Idempotent."""
@@ -1051,24 +1056,26 @@ def _journal_damage(wal: bytes) -> str | None:
     return None
 
 
-def _keep_damaged_journal(path: Path, clock: Callable[[], datetime]) -> str | None:
+def _keep_damaged_journal(
+    path: Path, clock: Callable[[], datetime]
+) -> tuple[Path | None, str | None]:
     """Check the write-ahead log left by an unclean stop; keep a copy of a damaged one.
 
     The copy (``games.db-wal.damaged-<stamp>``) keeps every byte for a later rescue;
-    SQLite then recovers what precedes the damage, and the notice says so.
+    SQLite then recovers what precedes the damage. Returns the copy and the notice.
     """
     wal = _side_file(path, "-wal")
     try:
         data = wal.read_bytes()
     except FileNotFoundError:
-        return None
+        return None, None
     except OSError as error:
         raise StorageError(
             f"Could not read the journal {wal}: {error.strerror or error}"
         ) from error
     reason = _journal_damage(data)
     if reason is None:
-        return None
+        return None, None
     copy = path.with_name(f"{wal.name}.damaged-{_file_stamp(clock)}")
     number = 1
     while copy.exists():
@@ -1085,7 +1092,7 @@ def _keep_damaged_journal(path: Path, clock: Callable[[], datetime]) -> str | No
             f" {error.strerror or error}"
         ) from error
     _fsync_directory(path.parent)
-    return (
+    return copy, (
         f"The journal {wal.name} was damaged ({reason}): the last actions saved before the"
         f" stop may be missing; it was kept aside as {copy.name}"
     )

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from faults import finished_games_database, full_filesystem
 
-from companion.app import App, resume
+from companion.app import App, resume, storage_notice
 from companion.controller import Info, Screen, SetupDraft
 from companion.display import open_display
 from companion.i18n import tr
@@ -133,6 +133,29 @@ def test_the_real_companion_starts_on_a_damaged_game(tmp_path):
         assert companion.ready()
     assert companion.returncode == 0
     assert f"Stored game {game_id} is damaged" in companion.stderr
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_damaged_journal_is_said_on_screen_in_its_language_and_kept(tmp_path, language):
+    """Item 4: random bytes in games.db-wal after a crash: the start-up notice says the last
+    actions may be missing, and names the byte-for-byte copy kept aside."""
+    running, crashed = tmp_path / "running", tmp_path / "crashed"
+    game_id = stored_game(running)  # closed: checkpointed, the journal emptied
+    with Storage.open(running) as storage:
+        for _ in range(5):
+            storage.append_action(game_id, Hint())
+        crashed.mkdir()
+        for name in ("games.db", "games.db-wal"):  # as kill -9 leaves the disk
+            (crashed / name).write_bytes((running / name).read_bytes())
+    wal = bytearray((crashed / "games.db-wal").read_bytes())
+    wal[32 + 24 + 100] ^= 0xFF  # a byte of the first frame's page
+    (crashed / "games.db-wal").write_bytes(bytes(wal))
+    with Storage.open(crashed) as storage:
+        assert storage.journal_copy is not None
+        assert storage.journal_copy.read_bytes() == bytes(wal)
+        assert storage_notice(storage, language) == tr(
+            language, "journal_damaged_kept_aside", copy=storage.journal_copy.name
+        )
 
 
 # -- item 2: one companion per data directory -----------------------------------------------
