@@ -270,6 +270,17 @@ class App:
         self.show_tokens()
         self.dirty = True
 
+    def finish_pending(self) -> None:
+        """Store the end of a game that is over but still stored as playing (the card was
+        full when it ended), so that the next game does not abandon it out of the history."""
+        if self.game_id is None:
+            return
+        stored = self.storage.load(self.game_id)
+        if stored.status is GameStatus.PLAYING:
+            game = stored.replay()
+            if game.is_over:
+                self.storage.finish(self.game_id, game)
+
     def take_back_unsaved(self) -> None:
         """A full card refused an effect: show the game as stored, and say so.
 
@@ -294,6 +305,7 @@ class App:
         """Do one effect. Storage writes commit before returning: nothing shows unsaved."""
         storage = self.storage
         if isinstance(effect, StartGame):
+            self.finish_pending()  # new_game abandons any game still "playing"
             self.game_id = storage.new_game(effect.setup)
         elif isinstance(effect, RecordAction):
             assert self.game_id is not None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import socket
 import sqlite3
@@ -270,6 +271,33 @@ def test_an_action_on_a_full_card_is_refused_on_screen_and_play_resumes_with_roo
             assert len(parse_log(app.storage.export(app.game_id)).actions) == len(stored) + 1
         finally:
             close_app(app)
+
+
+def test_a_game_whose_end_could_not_be_stored_is_finished_before_the_next_starts(
+    tmp_path, dummy_video
+):
+    """Item 3: the card was full when the last action's result was to be stored (the
+    actions are, the result is not): Start stores the result before the new game, so
+    the finished game is in the history, not abandoned."""
+    from companion.controller import Controller
+    from engine.table import SimulatedTable
+
+    setup = GameSetup(players=2, names=("Ann", "Bo"))
+    game = SimulatedTable(setup, random.Random(11), skill=0.9).play_out()
+    storage = Storage.open(tmp_path)
+    game_id = storage.new_game(setup)
+    for action in game.actions:
+        storage.append_action(game_id, action)  # FinishGame was refused by the full card
+    app = App(storage, open_display("dummy", (480, 320)), Controller(SetupDraft(), game), game_id)
+    try:
+        assert app.controller.screen is Screen.END
+        app.dispatch(Press(Key.OK))  # to the set-up
+        app.dispatch(Press(Key.OK))  # Start
+        assert app.game_id == game_id + 1
+        assert [row.id for row in storage.history()] == [game_id]
+        assert storage.history()[0].score == game.score
+    finally:
+        close_app(app)
 
 
 def test_the_companion_started_on_a_full_card_names_it(tmp_path):
