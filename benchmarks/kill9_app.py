@@ -3,9 +3,10 @@
 Round after round on one data directory: `hanabi-companion run` starts under Xvfb (so
 it must get the data directory's lock back from the killed one), xdotool types legal
 actions key by key (h; p/d, colour, rank, Return), and SIGKILL lands at a random moment,
-mid-entry or mid-write. Each round checks, before typing: the database opens with no
-notice, the stored game replays, and it still holds every action that had been seen
-stored before the kill (committed actions are never lost). Needs Xvfb and xdotool.
+mid-entry or mid-write. Each round checks, before typing: nothing was set aside (no
+damaged file or journal renamed or copied), the stored game replays, and it still holds
+every action seen stored before the kill (committed actions are never lost). Needs Xvfb
+and xdotool.
 
     .venv/bin/python benchmarks/kill9_app.py [KILLS]      # default 100, ~6 min
 """
@@ -112,6 +113,9 @@ def main() -> None:
             now = stored_lines(data)
             if now[: len(seen)] != seen and seen:
                 problems.append(f"lost: {len(seen)} lines seen, {len(now)} stored")
+            aside = sorted(p.name for p in data.glob("games.db.*"))
+            if aside:
+                problems.append(f"files set aside: {aside}")
             game = None
             if now:
                 try:
