@@ -109,6 +109,26 @@ _SQLITE_CORRUPT = 11
 _SQLITE_FULL = 13
 _SQLITE_NOTADB = 26
 _TABLES = frozenset({"games", "actions", "settings"})
+#: Errors of SQLite that say nothing about the file (busy, locked, no memory, I/O, no
+#: permission, read-only, full, cannot open, interrupted): any other error met while
+#: reading our own file means its bytes are damaged.
+_NOT_DAMAGE = frozenset({3, 5, 6, 7, 8, 9, 10, 13, 14, 15, 23})
+#: Queries naming every column we use: a damaged schema fails them at opening.
+_SCHEMA_PROBES = (
+    "SELECT id, header, started_at, finished_at, players, variant, score, max_score,"
+    " rating, outcome, end_reason, status FROM games LIMIT 0",
+    "SELECT game_id, seq, line FROM actions LIMIT 0",
+    "SELECT key, value FROM settings LIMIT 0",
+)
+
+
+def _is_damage(error: sqlite3.DatabaseError) -> bool:
+    """Whether an error of SQLite reading our file means its bytes are damaged."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None:
+        return isinstance(error, sqlite3.DataError | sqlite3.IntegrityError)
+    return code & 0xFF not in _NOT_DAMAGE
+
 
 _SCHEMA = (
     """
@@ -329,7 +349,19 @@ class Storage:
                 f"The games database {path} is read-only, so the games cannot be saved;"
                 " check its owner and permissions"
             )
-        connection = _connect(path)
+        try:
+            connection = _connect(path)
+        except StorageError as error:
+            cause = error.__cause__
+            if verdict.kind != "ours" or not (
+                isinstance(cause, sqlite3.DatabaseError) and _is_damage(cause)
+            ):
+                raise
+            # Damage the read-only look did not meet (SQLite reads the schema lazily).
+            verdict = _Verdict("corrupt", str(cause))
+            moved = _move_aside(path, verdict.kind, _file_stamp(clock))
+            notice = _moved_notice(verdict, path, moved)
+            connection = _connect(path)
         try:
             if verdict.kind != "ours":
                 _create_schema(connection, path)
@@ -567,7 +599,8 @@ class Storage:
         with self._transaction("read the history", write=False) as db:
             rows = db.execute(
                 "SELECT id, CAST(started_at AS BLOB), CAST(finished_at AS BLOB), score,"
-                " max_score, rating, outcome, end_reason"
+                " max_score, CAST(rating AS BLOB), CAST(outcome AS BLOB),"
+                " CAST(end_reason AS BLOB)"
                 " FROM games WHERE status NOT IN ('playing', 'abandoned') ORDER BY id DESC"
             ).fetchall()
             return [_history_row(db, row) for row in rows]
@@ -577,12 +610,12 @@ class Storage:
         by player count, then by the options' :meth:`~GameOptions.code`."""
         with self._transaction("read the statistics", write=False) as db:
             rows = db.execute(
-                "SELECT players, variant, COUNT(*), MAX(score), SUM(score)"
+                "SELECT players, CAST(variant AS BLOB), COUNT(*), MAX(score), SUM(score)"
                 " FROM games WHERE status = 'over' GROUP BY players, variant"
             ).fetchall()
         groups: dict[tuple[int, str], tuple[GameOptions, int, int, int]] = {}
         for players, variant, count, best, total in rows:
-            options = _options_of_variant(variant)
+            options = _options_of_variant(_lenient(variant) or "")
             key = (players, options.code())
             _, count_before, best_before, total_before = groups.get(key, (options, 0, 0, 0))
             groups[key] = (
@@ -601,12 +634,14 @@ class Storage:
     def get_setting(self, key: str, default: Any = None) -> Any:
         """The remembered value of ``key`` (as JSON gives it back), or ``default``."""
         with self._transaction(f"read the setting {key!r}", write=False) as db:
-            row = db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+            row = db.execute(
+                "SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)
+            ).fetchone()
         if row is None:
             return default
         try:
-            return json.loads(row[0])
-        except ValueError:
+            return json.loads(bytes(row[0] or b"").decode("utf-8"))
+        except ValueError:  # UnicodeDecodeError too
             return default  # a hand-edited value; a set-up choice is not worth a crash
 
     def set_setting(self, key: str, value: Any) -> None:
@@ -654,15 +689,16 @@ class Storage:
                 raise
 
     def _load(self, db: sqlite3.Connection, game_id: int) -> StoredGame:
-        row = db.execute(
-            "SELECT status, started_at, finished_at FROM games WHERE id = ?", (game_id,)
+        status = _status(db, game_id)
+        started, finished = db.execute(
+            "SELECT CAST(started_at AS BLOB), CAST(finished_at AS BLOB) FROM games WHERE id = ?",
+            (game_id,),
         ).fetchone()
-        if row is None:
-            raise UnknownGameError(f"There is no stored game {game_id}")
-        status, started_at, finished_at = row
         header, lines = _log_rows(db, game_id)
         setup, actions = _parse_game(game_id, header, lines)
-        return StoredGame(game_id, setup, actions, GameStatus(status), started_at, finished_at)
+        return StoredGame(
+            game_id, setup, actions, status, _lenient(started) or "", _lenient(finished)
+        )
 
 
 # -- reading stored logs -------------------------------------------------------
@@ -720,11 +756,11 @@ def _lenient(data: bytes | None) -> str | None:
 
 
 def _status(db: sqlite3.Connection, game_id: int) -> GameStatus:
-    row = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+    row = db.execute("SELECT CAST(status AS BLOB) FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise UnknownGameError(f"There is no stored game {game_id}")
     try:
-        return GameStatus(row[0])  # the schema's CHECK allows no other value…
+        return GameStatus(bytes(row[0] or b"").decode("utf-8"))  # the CHECK allows no other…
     except ValueError:  # …unless the file's bytes were changed behind SQLite's back
         raise DamagedGameError(
             f"Stored game {game_id} is damaged: its status {row[0]!r} is not one we write",
@@ -819,13 +855,13 @@ def _one_line(data: bytes) -> str:
 _Result = TypeVar("_Result", Rating, Outcome, EndReason)
 
 
-def _result(game_id: int, kind: type[_Result], value: str | None) -> _Result | None:
-    """A stored rating, outcome or end reason as its type; None stays None."""
+def _result(game_id: int, kind: type[_Result], value: bytes | None) -> _Result | None:
+    """A stored rating, outcome or end reason (read as bytes) as its type; None stays None."""
     if value is None:
         return None
     try:
-        return kind(value)
-    except ValueError:
+        return kind(bytes(value).decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError too
         raise DamagedGameError(
             f"Stored game {game_id} is damaged: {value!r} is not a {kind.__name__}", game_id
         ) from None
@@ -954,11 +990,13 @@ def _probe(path: Path) -> _Verdict:
         problems = [row[0] for row in probe.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             return _Verdict("corrupt", f"the integrity check found: {problems[0]}")
+        for query in _SCHEMA_PROBES:  # a column renamed by damaged bytes in the schema
+            probe.execute(query).fetchall()
         return _Verdict("ours")
     except UnicodeDecodeError:
         return _Verdict("corrupt", "its list of tables holds bytes that are not text")
     except sqlite3.DatabaseError as error:
-        if error.sqlite_errorcode & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        if _is_damage(error):
             return _Verdict("corrupt", str(error))
         raise StorageError(f"Could not read the games database {path}: {error}") from error
     finally:
