@@ -9,6 +9,7 @@ something changed.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import signal
@@ -20,13 +21,14 @@ from types import FrameType
 
 import pygame
 
-from companion import sdnotify
+from companion import i18n, sdnotify
 from companion.config import Config
 from companion.controller import (
     Beep,
     Controller,
     Effect,
     FinishGame,
+    Info,
     LoadHistory,
     Quit,
     RecordAction,
@@ -39,7 +41,13 @@ from companion.display import Display, video_driver
 from companion.keys import KeyBurst, TypedScan, key_event, text_key_event
 from companion.screens import Renderer, Target
 from companion.sleeping import Sleeper
-from companion.storage import GameStatus, Storage
+from companion.storage import (
+    DamagedGameError,
+    GameStatus,
+    Storage,
+    StorageError,
+    StorageFullError,
+)
 from engine.game import Game
 from hardware.events import CardScanned, InputEvent, Key, Press, Tap, TypeText
 from hardware.tagmap import TagMap
@@ -68,18 +76,44 @@ def draft_from_config(config: Config) -> SetupDraft:
 
 
 def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]:
-    """The controller as the stored games leave it: the latest game, unfinished or just over."""
+    """The controller as the stored games leave it: the latest game, unfinished or just over.
+
+    A latest game that no longer replays (its stored lines were damaged) is not resumed: it
+    stays in the database as it is (``export`` gives the part that replays), the companion
+    starts on the set-up screen, and its notice names the game.
+    """
     game_id = storage.latest_game_id()
     game = None
+    notice = None
     if game_id is not None:
-        stored = storage.load(game_id)
-        if stored.status in (GameStatus.PLAYING, GameStatus.OVER):
-            game = Game.replay(stored.setup, stored.actions)
-            if game.is_over and stored.status is GameStatus.PLAYING:
-                storage.finish(game_id, game)  # the power went between the last action and this
-        else:
+        try:
+            stored = storage.load(game_id)
+        except DamagedGameError as error:
+            log.warning("%s; it is kept aside, not resumed", error)
+            notice = i18n.tr(draft.language, "game_damaged_kept_aside", game=game_id)
             game_id = None
-    return Controller(draft, game, clock=utc_now), game_id
+        else:
+            if stored.status in (GameStatus.PLAYING, GameStatus.OVER):
+                game = Game.replay(stored.setup, stored.actions)
+                if game.is_over and stored.status is GameStatus.PLAYING:
+                    # The power went between the last action and this; a full card leaves
+                    # it for the next start.
+                    with contextlib.suppress(StorageFullError):
+                        storage.finish(game_id, game)
+            else:
+                game_id = None
+    controller = Controller(draft, game, clock=utc_now)
+    controller.notice = notice
+    return controller, game_id
+
+
+def storage_notice(storage: Storage, language: str) -> str | None:
+    """What the screen says about the database at start-up, in the screen's language where
+    the sentence is one of the app's (a damaged journal kept aside)."""
+    if storage.journal_copy is not None:
+        copy = storage.journal_copy.name
+        return i18n.tr(language, "journal_damaged_kept_aside", copy=copy)
+    return storage.notice
 
 
 @dataclass
@@ -267,9 +301,39 @@ class App:
             event = resolved
         effects = self.controller.handle(event)
         for effect in effects:
-            self.carry_out(effect)
+            try:
+                self.carry_out(effect)
+            except StorageFullError as error:
+                log.warning("%s", error)
+                self.take_back_unsaved()
+                break  # what follows depended on it
         self.show_tokens()
         self.dirty = True
+
+    def finish_pending(self) -> None:
+        """Store the end of a game that is over but still stored as playing (the card was
+        full when it ended), so that the next game does not abandon it out of the history."""
+        if self.game_id is None:
+            return
+        stored = self.storage.load(self.game_id)
+        if stored.status is GameStatus.PLAYING:
+            game = stored.replay()
+            if game.is_over:
+                self.storage.finish(self.game_id, game)
+
+    def take_back_unsaved(self) -> None:
+        """A full card refused an effect: show the game as stored, and say so.
+
+        The storage rolled the write back, so the stored game is the truth: the
+        controller takes it back (the action is not shown as done), and play goes
+        on from there once there is room again.
+        """
+        game = None
+        if self.game_id is not None:
+            stored = self.storage.load(self.game_id)
+            if stored.status is not GameStatus.ABANDONED:
+                game = stored.replay()
+        self.controller.take_back(game, Info("storage_full"))
 
     def show_tokens(self) -> None:
         """Light the token LEDs (if any) for the game on screen."""
@@ -281,6 +345,7 @@ class App:
         """Do one effect. Storage writes commit before returning: nothing shows unsaved."""
         storage = self.storage
         if isinstance(effect, StartGame):
+            self.finish_pending()  # new_game abandons any game still "playing"
             self.game_id = storage.new_game(effect.setup)
         elif isinstance(effect, RecordAction):
             assert self.game_id is not None
@@ -294,7 +359,14 @@ class App:
         elif isinstance(effect, SaveSettings):
             storage.set_setting(SETTINGS_KEY, effect.settings)
         elif isinstance(effect, LoadHistory):
-            self.controller.history = (storage.history(), storage.stats())
+            try:
+                self.controller.history = (storage.history(), storage.stats())
+            except StorageFullError:
+                raise
+            except StorageError as error:  # damaged games are rows; this is the whole file
+                log.warning("%s", error)
+                self.controller.history = ([], [])
+                self.controller.message = Info("history_unreadable")
         elif isinstance(effect, Quit):
             self.running = False
         elif isinstance(effect, Beep) and self.on_beep is not None:

@@ -18,6 +18,7 @@ from companion.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from companion.config import Config
+    from companion.controller import Controller
     from companion.storage import Storage
     from engine.game import Game
 
@@ -51,15 +52,16 @@ def replay_command(args: argparse.Namespace) -> int:
     """Apply each log with the rules engine and print one summary line per file."""
     from engine.log import summary
 
-    outputs = []
+    worst = 0
     for path in args.files:
         game = _replay_file(path)
         if isinstance(game, int):
-            return game
-        outputs.append(json.dumps(summary(game), ensure_ascii=False))
-    # Nothing is printed unless every file replays: a failing run prints no summary.
-    sys.stdout.write("".join(line + "\n" for line in outputs))
-    return 0
+            # An invalid log (2) is worse than a broken rule (1), which is worse than none.
+            worst = max(worst, game)
+            continue
+        sys.stdout.write(json.dumps(summary(game), ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    return worst
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -111,23 +113,50 @@ def run_command(args: argparse.Namespace) -> int:
     config = _load_config(args.config)
     if config is None:
         return 2
-    from companion.app import App, draft_from_config, resume
-    from companion.config import panel_size_problem
+    from companion.app import draft_from_config, resume, storage_notice
     from companion.controller import SetupDraft
+    from companion.storage import DataDirLock, StorageError, default_data_dir
+
+    data_dir = args.data_dir or default_data_dir()
+    try:
+        # One companion per data directory, for as long as this process lives.
+        lock = DataDirLock(data_dir)
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
+    with lock:
+        storage = _open_storage(data_dir)
+        if storage is None:
+            return 1
+        try:
+            draft = SetupDraft.from_settings(
+                storage.get_setting("setup", {}) or {}, default=draft_from_config(config)
+            )
+            if args.lang:
+                draft.language = args.lang
+            controller, game_id = resume(storage, draft)
+        except StorageError as error:
+            print(f"hanabi-companion: {error}", file=sys.stderr)
+            storage.close()
+            return 1
+        notices = [storage_notice(storage, draft.language), controller.notice]
+        controller.notice = " · ".join(filter(None, notices)) or None
+        return _run_app(args, config, storage, controller, game_id)
+
+
+def _run_app(
+    args: argparse.Namespace,
+    config: Config,
+    storage: Storage,
+    controller: Controller,
+    game_id: int | None,
+) -> int:
+    """Open the screen and the devices, and run the loop until it stops."""
+    from companion.app import App
+    from companion.config import panel_size_problem
     from companion.devices import DeviceOptions, open_devices, window_tag_map
     from companion.display import DisplayError, open_display
 
-    storage = _open_storage(args.data_dir)
-    if storage is None:
-        return 1
-    draft = SetupDraft.from_settings(
-        storage.get_setting("setup", {}) or {}, default=draft_from_config(config)
-    )
-    if args.lang:
-        draft.language = args.lang
-    controller, game_id = resume(storage, draft)
-    if storage.notice:
-        controller.notice = storage.notice
     size = args.size or config.screen.size
     try:
         display = open_display(
@@ -155,7 +184,8 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         with open_devices(config, app.inbox.emit, options) as devices:
             if devices.notices:
-                controller.notice = " · ".join([*devices.notices, *filter(None, [storage.notice])])
+                startup = controller.notice
+                controller.notice = " · ".join([*devices.notices, *filter(None, [startup])])
             if devices.panel is not None:
                 app.on_tokens = devices.panel.show_tokens
                 app.on_beep = devices.panel.beep
@@ -171,6 +201,13 @@ def render_command(args: argparse.Namespace) -> int:
     game = _replay_file(args.log)
     if isinstance(game, int):
         return game
+    folder = Path(args.out).parent
+    if not folder.is_dir():
+        print(
+            f"hanabi-companion: cannot write {args.out}: the folder {folder} does not exist",
+            file=sys.stderr,
+        )
+        return 1
     import pygame
 
     from companion.controller import Controller, SetupDraft
@@ -180,13 +217,17 @@ def render_command(args: argparse.Namespace) -> int:
     surface = pygame.Surface(args.size)
     controller = Controller(SetupDraft(language=args.lang), game)
     Renderer(args.size).draw(surface, controller)
-    pygame.image.save(surface, str(args.out))
+    try:
+        pygame.image.save(surface, str(args.out))
+    except (OSError, pygame.error) as error:  # unwritable, a full disk, an unknown suffix
+        print(f"hanabi-companion: cannot write {args.out}: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
 def export_command(args: argparse.Namespace) -> int:
     """Print the game in progress (or the given one) as a hanabi-log/1 log."""
-    from companion.storage import StorageError
+    from companion.storage import DamagedGameError, StorageError
 
     storage = _open_storage(args.data_dir)
     if storage is None:
@@ -196,7 +237,19 @@ def export_command(args: argparse.Namespace) -> int:
         if game_id is None:
             print("hanabi-companion: no game stored yet", file=sys.stderr)
             return 1
-        sys.stdout.write(storage.export(game_id))
+        try:
+            sys.stdout.write(storage.export(game_id))
+        except DamagedGameError as error:
+            # The part that still replays goes out; the error says where it stops.
+            text, actions = storage.replayable_part(game_id)
+            sys.stdout.write(text)
+            kept = (
+                f"the first {actions} actions, which replay, were printed"
+                if text
+                else ("nothing of it replays")
+            )
+            print(f"hanabi-companion: {error}; {kept}", file=sys.stderr)
+            return 1
         return 0
     except StorageError as error:
         print(f"hanabi-companion: {error}", file=sys.stderr)
@@ -207,16 +260,28 @@ def export_command(args: argparse.Namespace) -> int:
 
 def history_command(args: argparse.Namespace) -> int:
     """List the finished games: date, players, variant, score, rating."""
+    from companion.storage import StorageError
+
     storage = _open_storage(args.data_dir)
     if storage is None:
         return 1
     try:
-        rows = storage.history()
+        try:
+            rows = storage.history()
+        except StorageError as error:
+            print(f"hanabi-companion: {error}", file=sys.stderr)
+            return 1
         if not rows:
             print("No finished game yet.")
             return 0
         print(f"{'game':>4}  {'finished':<20} {'players':<28} {'variant':<22} score  rating")
+        damaged = 0
         for row in rows:
+            if row.damaged:
+                damaged += 1
+                when = (row.finished_at or row.started_at)[:19]
+                print(f"{row.id:>4}  {when:<20} damaged: {row.damaged}")
+                continue
             players = ", ".join(row.names)
             result = row.rating or row.outcome
             rating = "" if result is None else result.value
@@ -224,6 +289,13 @@ def history_command(args: argparse.Namespace) -> int:
                 f"{row.id:>4}  {(row.finished_at or row.started_at)[:19]:<20} {players:<28.28} "
                 f"{row.options.variant_name():<22.22} {row.score:>2}/{row.max_score:<2}  {rating}"
             )
+        if damaged:
+            print(
+                f"hanabi-companion: {damaged} stored game(s) are damaged; they are kept as they"
+                " are, and `export --game N` prints the part of each that replays",
+                file=sys.stderr,
+            )
+            return 1
         return 0
     finally:
         storage.close()

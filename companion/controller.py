@@ -704,6 +704,25 @@ class Controller:
             self.screen = Screen.END if game.is_over else Screen.GAME
         return []
 
+    def take_back(self, game: Game | None, message: Message) -> None:
+        """Show ``game`` as it is stored, after an effect could not be stored (a full
+        card): whatever was shown unsaved is dropped, any entry is closed."""
+        unchanged = (
+            game is not None
+            and self.game is not None
+            and game.setup == self.game.setup
+            and game.actions == self.game.actions
+        )
+        self.game = game
+        self.message = message
+        if unchanged:
+            return  # e.g. a remembered setting: the game on screen is the stored one
+        self.entry = None
+        self.preview = None
+        self.screen = (
+            Screen.SETUP if game is None else (Screen.END if game.is_over else Screen.GAME)
+        )
+
     def last_event(self) -> Event | None:
         game = self.game
         return game.events[-1] if game and game.events else None

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import queue
 import signal
 import sys
@@ -282,6 +283,20 @@ def _say(text: str, *, error: bool = False) -> None:
     print(text, file=stream, flush=True)
 
 
+def _missing_port(port: str) -> str | None:
+    """The sentence for a port that does not exist when the command starts, else None.
+
+    A port absent at the start is a typo or an adapter not plugged in: said at once. A
+    port that goes away later (a USB adapter pulled out) is waited for, as the app does.
+    """
+    if os.path.exists(port):
+        return None
+    return (
+        f"error: the serial port {port} does not exist: check its name (ls /dev/serial*"
+        " /dev/tty*) and that the scanner is plugged in"
+    )
+
+
 def _run_with_scanner(
     args: argparse.Namespace,
     tag_map: TagMap | None,
@@ -324,13 +339,19 @@ def _readers_or_exit(args: argparse.Namespace) -> tuple[tuple[ScannerConfig, ...
     """The readers asked for, or the exit status after saying why they cannot be read
     (none asked: a usage error, exit status 2, as argparse's)."""
     try:
-        return _readers_asked(args)
+        readers, configured = _readers_asked(args)
     except _NoReaderError as error:  # a usage error, as argparse reports them
         _say(f"hanabi-companion {args.command}: error: {error}", error=True)
         raise SystemExit(EXIT_USAGE) from None
     except (ScannerError, ConfigError) as error:
         _say(f"error: {error}", error=True)
         return EXIT_ERROR
+    for reader in readers:  # a serial port that does not exist at the start: a typo
+        missing = _missing_port(reader.port) if reader.protocol != "keyboard" else None
+        if missing:
+            _say(missing, error=True)
+            return EXIT_ERROR
+    return readers, configured
 
 
 # -- scanner -----------------------------------------------------------------

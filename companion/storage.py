@@ -30,9 +30,12 @@ overwritten, and :attr:`Storage.notice` says so in words.
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import json
 import os
 import sqlite3
+import struct
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -58,13 +61,17 @@ from engine.setup import GameSetup
 
 __all__ = [
     "APPLICATION_ID",
+    "LOCK_NAME",
     "SCHEMA_VERSION",
+    "CompanionRunningError",
     "DamagedGameError",
+    "DataDirLock",
     "GameStateError",
     "HistoryRow",
     "StatsRow",
     "Storage",
     "StorageError",
+    "StorageFullError",
     "StoredGame",
     "UnknownGameError",
 ]
@@ -77,6 +84,12 @@ SCHEMA_VERSION: Final = 1
 
 BUSY_TIMEOUT_MS: Final = 5000
 """How long a statement waits for another connection's lock before failing."""
+
+LOCK_NAME: Final = "companion.lock"
+"""The file in the data directory a running companion holds locked (``flock``)."""
+
+FULL_BELOW_BYTES: Final = 256 * 1024
+"""Free space under which an I/O error of SQLite is taken for a full file system."""
 
 
 class GameStatus(StrEnum):
@@ -91,9 +104,31 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 _HEADER_SIZE = 100
 _APPLICATION_ID_OFFSET = 68
 _SIDE_FILES = ("-wal", "-shm", "-journal")
+_SQLITE_IOERR = 10
 _SQLITE_CORRUPT = 11
+_SQLITE_FULL = 13
 _SQLITE_NOTADB = 26
 _TABLES = frozenset({"games", "actions", "settings"})
+#: Errors of SQLite that say nothing about the file (busy, locked, no memory, I/O, no
+#: permission, read-only, full, cannot open, interrupted): any other error met while
+#: reading our own file means its bytes are damaged.
+_NOT_DAMAGE = frozenset({3, 5, 6, 7, 8, 9, 10, 13, 14, 15, 23})
+#: Queries naming every column we use: a damaged schema fails them at opening.
+_SCHEMA_PROBES = (
+    "SELECT id, header, started_at, finished_at, players, variant, score, max_score,"
+    " rating, outcome, end_reason, status FROM games LIMIT 0",
+    "SELECT game_id, seq, line FROM actions LIMIT 0",
+    "SELECT key, value FROM settings LIMIT 0",
+)
+
+
+def _is_damage(error: sqlite3.DatabaseError) -> bool:
+    """Whether an error of SQLite reading our file means its bytes are damaged."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None:
+        return isinstance(error, sqlite3.DataError | sqlite3.IntegrityError)
+    return code & 0xFF not in _NOT_DAMAGE
+
 
 _SCHEMA = (
     """
@@ -145,6 +180,31 @@ class UnknownGameError(StorageError, LookupError):
 class DamagedGameError(StorageError):
     """A stored game's lines do not parse or do not replay (the database was tampered with)."""
 
+    def __init__(self, message: str, game_id: int | None = None) -> None:
+        super().__init__(message)
+        #: The damaged game, when the error is about one game.
+        self.game_id = game_id
+
+
+class StorageFullError(StorageError):
+    """The file system (the SD card) is full: nothing was written, nothing changed."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(errno.ENOSPC, message)
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+class CompanionRunningError(StorageError, BlockingIOError):
+    """Another companion holds the data directory's lock: one companion per data directory."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(errno.EAGAIN, message)
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
 
 class GameStateError(StorageError, ValueError):
     """The request does not fit the game's state (e.g. an action for an abandoned game)."""
@@ -182,6 +242,9 @@ class HistoryRow:
     rating: Rating | None
     outcome: Outcome | None
     end_reason: EndReason | None
+    #: Why the game does not read back (its log was damaged), in words; None if it does.
+    #: A damaged row has no names, result or score (0).
+    damaged: str | None = None
 
 
 @dataclass(frozen=True)
@@ -241,6 +304,8 @@ class Storage:
         self.path = path
         #: Why the previous file was moved aside at opening, in words; None if all was well.
         self.notice = notice
+        #: The copy of a damaged journal kept aside at opening (``notice`` then says so).
+        self.journal_copy: Path | None = None
 
     # -- opening -----------------------------------------------------------
 
@@ -256,12 +321,26 @@ class Storage:
         """
         clock = now or _utc_now
         data_dir = Path(data_dir)
+        try:
+            return cls._open(data_dir, clock)
+        except StorageError as error:
+            # SQLite says "disk I/O error" when it cannot grow a file: name the real cause.
+            if not isinstance(error, StorageFullError) and _disk_full(data_dir):
+                raise _full_error(data_dir, "open the games database") from error
+            raise
+
+    @classmethod
+    def _open(cls, data_dir: Path, clock: Callable[[], datetime]) -> Storage:
         _ensure_directory(data_dir)
         path = data_dir / cls.DEFAULT_NAME
-        verdict = _examine(path)
+        verdict = _examine(path)  # read-only: the journal is not touched
         notice: str | None = None
-        if verdict.kind in ("corrupt", "foreign", "newer"):
-            moved = _move_aside(path, verdict.kind, _file_stamp(clock))
+        if verdict.kind == "ours":
+            # Before our connection: SQLite would quietly stop at a damaged frame, and
+            # reuse the journal from its start at the next write.
+            journal_copy, notice = _keep_damaged_journal(path, clock)
+        elif verdict.kind in ("corrupt", "foreign", "newer"):
+            moved = _move_aside(path, verdict.kind, _file_stamp(clock))  # with its journal
             notice = _moved_notice(verdict, path, moved)
         elif verdict.kind == "new":
             notice = _set_aside_orphans(path, clock)
@@ -270,7 +349,19 @@ class Storage:
                 f"The games database {path} is read-only, so the games cannot be saved;"
                 " check its owner and permissions"
             )
-        connection = _connect(path)
+        try:
+            connection = _connect(path)
+        except StorageError as error:
+            cause = error.__cause__
+            if verdict.kind != "ours" or not (
+                isinstance(cause, sqlite3.DatabaseError) and _is_damage(cause)
+            ):
+                raise
+            # Damage the read-only look did not meet (SQLite reads the schema lazily).
+            verdict = _Verdict("corrupt", str(cause))
+            moved = _move_aside(path, verdict.kind, _file_stamp(clock))
+            notice = _moved_notice(verdict, path, moved)
+            connection = _connect(path)
         try:
             if verdict.kind != "ours":
                 _create_schema(connection, path)
@@ -278,11 +369,15 @@ class Storage:
         except BaseException:
             connection.close()
             raise
-        return cls(connection, path, notice, clock)
+        storage = cls(connection, path, notice, clock)
+        if verdict.kind == "ours":
+            storage.journal_copy = journal_copy
+        return storage
 
     def close(self) -> None:
         """Close the database (further calls raise :class:`StorageError`). Idempotent."""
         with self._lock:
+            self.checkpoint()
             connection, self._connection = self._connection, None
             if connection is not None:
                 try:
@@ -291,6 +386,25 @@ class Storage:
                     raise StorageError(
                         f"Could not close the games database {self.path}: {error}"
                     ) from error
+
+    def checkpoint(self) -> bool:
+        """Copy the write-ahead log into the main file and empty it (``TRUNCATE``).
+
+        Done when a game ends and at a clean stop, so a finished game lives in
+        ``games.db`` itself: damage to the ``-wal`` file can then touch only the
+        game in progress. True if the log was emptied; False if it could not be
+        (another reader, a full card): the data stays safe in the log, and the
+        next checkpoint copies it.
+        """
+        with self._lock:
+            db = self._connection
+            if db is None:
+                return False
+            try:
+                (busy, _, _) = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.Error:
+                return False
+            return not busy
 
     def __enter__(self) -> Storage:
         return self
@@ -325,6 +439,7 @@ class Storage:
             )
             game_id = cursor.lastrowid
         assert game_id is not None
+        self.checkpoint()
         return game_id
 
     def append_action(self, game_id: int, action: Action) -> None:
@@ -410,6 +525,7 @@ class Storage:
                     game_id,
                 ),
             )
+        self.checkpoint()
 
     def abandon(self, game_id: int) -> None:
         """Mark a ``playing`` game ``abandoned`` (no-op if it already is).
@@ -453,60 +569,53 @@ class Storage:
         return game_id
 
     def export(self, game_id: int) -> str:
-        """The game's ``hanabi-log/1`` text: the header, then one line per action."""
+        """The game's ``hanabi-log/1`` text: the header, then one line per action.
+
+        Raises :class:`DamagedGameError` if the stored lines do not parse or replay
+        (:meth:`replayable_part` then gives what does).
+        """
         with self._transaction(f"export game {game_id}", write=False) as db:
             _status(db, game_id)
             header, lines = _log_rows(db, game_id)
+        _parse_game(game_id, header, lines)
         return "".join(line + "\n" for line in (header, *lines))
 
+    def replayable_part(self, game_id: int) -> tuple[str, int]:
+        """The longest beginning of a (damaged) game's log that parses and replays, as
+        ``hanabi-log/1`` text, and how many actions it holds; ``("", 0)`` if even its
+        header is damaged."""
+        with self._transaction(f"export game {game_id}", write=False) as db:
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise UnknownGameError(f"There is no stored game {game_id}")
+            header, lines = _raw_log_rows(db, game_id)
+        return _replayable(header, lines)
+
     def history(self) -> list[HistoryRow]:
-        """The finished (``over``) games, newest first (by id: the Pi's clock may jump)."""
+        """The finished (``over``) games, newest first (by id: the Pi's clock may jump).
+
+        Each game's log is read and replayed: a game that does not is a row with
+        :attr:`HistoryRow.damaged` set (and no result), never an exception.
+        """
         with self._transaction("read the history", write=False) as db:
             rows = db.execute(
-                "SELECT id, header, started_at, finished_at, players, score,"
-                " max_score, rating, outcome, end_reason"
-                " FROM games WHERE status = 'over' ORDER BY id DESC"
+                "SELECT id, CAST(started_at AS BLOB), CAST(finished_at AS BLOB), score,"
+                " max_score, CAST(rating AS BLOB), CAST(outcome AS BLOB),"
+                " CAST(end_reason AS BLOB)"
+                " FROM games WHERE status NOT IN ('playing', 'abandoned') ORDER BY id DESC"
             ).fetchall()
-        rows_and_setups = [(row, _parse_header(row[0], row[1])) for row in rows]
-        return [
-            HistoryRow(
-                id=game_id,
-                started_at=started_at,
-                finished_at=finished_at,
-                players=players,
-                names=setup.names,
-                options=setup.options,
-                score=score,
-                max_score=max_score,
-                rating=_result(game_id, Rating, rating),
-                outcome=_result(game_id, Outcome, outcome),
-                end_reason=_result(game_id, EndReason, end_reason),
-            )
-            for (
-                game_id,
-                _header,
-                started_at,
-                finished_at,
-                players,
-                score,
-                max_score,
-                rating,
-                outcome,
-                end_reason,
-            ), setup in rows_and_setups
-        ]
+            return [_history_row(db, row) for row in rows]
 
     def stats(self) -> list[StatsRow]:
         """Best and average score per (players, options) over the finished games,
         by player count, then by the options' :meth:`~GameOptions.code`."""
         with self._transaction("read the statistics", write=False) as db:
             rows = db.execute(
-                "SELECT players, variant, COUNT(*), MAX(score), SUM(score)"
+                "SELECT players, CAST(variant AS BLOB), COUNT(*), MAX(score), SUM(score)"
                 " FROM games WHERE status = 'over' GROUP BY players, variant"
             ).fetchall()
         groups: dict[tuple[int, str], tuple[GameOptions, int, int, int]] = {}
         for players, variant, count, best, total in rows:
-            options = _options_of_variant(variant)
+            options = _options_of_variant(_lenient(variant) or "")
             key = (players, options.code())
             _, count_before, best_before, total_before = groups.get(key, (options, 0, 0, 0))
             groups[key] = (
@@ -525,12 +634,14 @@ class Storage:
     def get_setting(self, key: str, default: Any = None) -> Any:
         """The remembered value of ``key`` (as JSON gives it back), or ``default``."""
         with self._transaction(f"read the setting {key!r}", write=False) as db:
-            row = db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+            row = db.execute(
+                "SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)
+            ).fetchone()
         if row is None:
             return default
         try:
-            return json.loads(row[0])
-        except ValueError:
+            return json.loads(bytes(row[0] or b"").decode("utf-8"))
+        except ValueError:  # UnicodeDecodeError too
             return default  # a hand-edited value; a set-up choice is not worth a crash
 
     def set_setting(self, key: str, value: Any) -> None:
@@ -572,29 +683,89 @@ class Storage:
                     with contextlib.suppress(sqlite3.Error):
                         db.execute("ROLLBACK")
                 if isinstance(error, sqlite3.Error):
+                    if _is_full(error, self.path.parent):
+                        raise _full_error(self.path.parent, what) from error
                     raise StorageError(f"Could not {what}: {error}") from error
                 raise
 
     def _load(self, db: sqlite3.Connection, game_id: int) -> StoredGame:
-        row = db.execute(
-            "SELECT status, started_at, finished_at FROM games WHERE id = ?", (game_id,)
+        status = _status(db, game_id)
+        started, finished = db.execute(
+            "SELECT CAST(started_at AS BLOB), CAST(finished_at AS BLOB) FROM games WHERE id = ?",
+            (game_id,),
         ).fetchone()
-        if row is None:
-            raise UnknownGameError(f"There is no stored game {game_id}")
-        status, started_at, finished_at = row
         header, lines = _log_rows(db, game_id)
         setup, actions = _parse_game(game_id, header, lines)
-        return StoredGame(game_id, setup, actions, GameStatus(status), started_at, finished_at)
+        return StoredGame(
+            game_id, setup, actions, status, _lenient(started) or "", _lenient(finished)
+        )
 
 
 # -- reading stored logs -------------------------------------------------------
 
 
+def _history_row(db: sqlite3.Connection, row: tuple[Any, ...]) -> HistoryRow:
+    """One row of the history, or a row marked damaged if the game does not read back."""
+    game_id, started, finished, score, max_score, rating, outcome, end_reason = row
+    started_at = _lenient(started) or ""
+    finished_at = _lenient(finished)
+    try:
+        _status(db, game_id)  # a garbled status (not 'over') is damage, named here
+        header, lines = _log_rows(db, game_id)
+        setup, actions = _parse_game(game_id, header, lines)
+        game = Game.replay(setup, actions)
+        if score != game.score or max_score != setup.max_score or not game.is_over:
+            raise DamagedGameError(
+                f"Stored game {game_id} is damaged: its stored score or end differs from its"
+                " actions",
+                game_id,
+            )
+        return HistoryRow(
+            id=game_id,
+            started_at=started_at,
+            finished_at=finished_at,
+            players=setup.players,
+            names=setup.names,
+            options=setup.options,
+            score=score,
+            max_score=max_score,
+            rating=_result(game_id, Rating, rating),
+            outcome=_result(game_id, Outcome, outcome),
+            end_reason=_result(game_id, EndReason, end_reason),
+        )
+    except DamagedGameError as error:
+        return HistoryRow(
+            id=game_id,
+            started_at=started_at,
+            finished_at=finished_at,
+            players=0,
+            names=(),
+            options=GameOptions(),
+            score=0,
+            max_score=0,
+            rating=None,
+            outcome=None,
+            end_reason=None,
+            damaged=str(error),
+        )
+
+
+def _lenient(data: bytes | None) -> str | None:
+    """A time stamp as stored; damaged bytes become replacement characters, not an error."""
+    return None if data is None else bytes(data).decode("utf-8", "replace")
+
+
 def _status(db: sqlite3.Connection, game_id: int) -> GameStatus:
-    row = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+    row = db.execute("SELECT CAST(status AS BLOB) FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise UnknownGameError(f"There is no stored game {game_id}")
-    return GameStatus(row[0])  # the schema's CHECK allows no other value
+    try:
+        return GameStatus(bytes(row[0] or b"").decode("utf-8"))  # the CHECK allows no other…
+    except ValueError:  # …unless the file's bytes were changed behind SQLite's back
+        raise DamagedGameError(
+            f"Stored game {game_id} is damaged: its status {row[0]!r} is not one we write",
+            game_id,
+        ) from None
 
 
 def _status_words(status: GameStatus) -> str:
@@ -602,31 +773,97 @@ def _status_words(status: GameStatus) -> str:
 
 
 def _log_rows(db: sqlite3.Connection, game_id: int) -> tuple[str, list[str]]:
-    """The header and the action lines of a game, checking the numbering has no gap."""
-    (header,) = db.execute("SELECT header FROM games WHERE id = ?", (game_id,)).fetchone()
+    """The header and the action lines of a game, checking the numbering has no gap.
+
+    The text is read as bytes and decoded here: bytes that are not UTF-8 make a
+    :class:`DamagedGameError` naming the game, not a failure of the whole query.
+    """
+    (header,) = db.execute(
+        "SELECT CAST(header AS BLOB) FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
     rows = db.execute(
-        "SELECT seq, line FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        "SELECT seq, CAST(line AS BLOB) FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
     ).fetchall()
     for expected, (seq, _) in enumerate(rows, start=1):
         if seq != expected:
             raise DamagedGameError(
-                f"Stored game {game_id} is damaged: action {expected} is missing"
+                f"Stored game {game_id} is damaged: action {expected} is missing", game_id
             )
-    return header, [line for _, line in rows]
+    return _decoded(game_id, "its header", header), [
+        _decoded(game_id, f"action {number}", line)
+        for number, (_, line) in enumerate(rows, start=1)
+    ]
+
+
+def _decoded(game_id: int, where: str, data: bytes | None) -> str:
+    try:
+        return (data or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        raise DamagedGameError(
+            f"Stored game {game_id} is damaged: {where}: its bytes are not UTF-8 text", game_id
+        ) from None
+
+
+def _raw_log_rows(db: sqlite3.Connection, game_id: int) -> tuple[bytes, list[bytes]]:
+    """The header and the action lines as stored, in ``seq`` order, whatever they hold."""
+    (header,) = db.execute(
+        "SELECT CAST(header AS BLOB) FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
+    rows = db.execute(
+        "SELECT seq, CAST(line AS BLOB) FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+    ).fetchall()
+    lines: list[bytes] = []
+    for expected, (seq, line) in enumerate(rows, start=1):
+        if seq != expected:
+            break  # a gap: what follows cannot be in order
+        lines.append(line or b"")
+    return header or b"", lines
+
+
+def _replayable(header: bytes, lines: list[bytes]) -> tuple[str, int]:
+    """The longest beginning of a stored log that parses and replays: its text and how many
+    actions it holds ("" if the header itself is damaged)."""
+    try:
+        header_text = _one_line(header)
+        log = parse_log(header_text)
+        if log.header_line != 1:
+            return "", 0
+        game = Game(log.setup)
+    except (UnicodeDecodeError, LogFormatError, ValueError):
+        return "", 0
+    kept = [header_text]
+    for line in lines:
+        try:
+            text = _one_line(line)
+            log = parse_log(f"{header_text}\n{text}")
+            if log.lines != [2]:
+                break  # blank or a comment
+            game.apply(log.actions[0])
+        except (UnicodeDecodeError, LogFormatError, ValueError):  # IllegalAction too
+            break
+        kept.append(text)
+    return "".join(line + "\n" for line in kept), len(kept) - 1
+
+
+def _one_line(data: bytes) -> str:
+    text = data.decode("utf-8")
+    if "\n" in text:
+        raise ValueError("a stored line holds a line break")
+    return text
 
 
 _Result = TypeVar("_Result", Rating, Outcome, EndReason)
 
 
-def _result(game_id: int, kind: type[_Result], value: str | None) -> _Result | None:
-    """A stored rating, outcome or end reason as its type; None stays None."""
+def _result(game_id: int, kind: type[_Result], value: bytes | None) -> _Result | None:
+    """A stored rating, outcome or end reason (read as bytes) as its type; None stays None."""
     if value is None:
         return None
     try:
-        return kind(value)
-    except ValueError:
+        return kind(bytes(value).decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError too
         raise DamagedGameError(
-            f"Stored game {game_id} is damaged: {value!r} is not a {kind.__name__}"
+            f"Stored game {game_id} is damaged: {value!r} is not a {kind.__name__}", game_id
         ) from None
 
 
@@ -644,10 +881,6 @@ def _options_by_english_name() -> dict[str, GameOptions]:
     return {options.variant_name(): options for options in GameOptions.every()}
 
 
-def _parse_header(game_id: int, header: str) -> GameSetup:
-    return _parse_game(game_id, header, [])[0]
-
-
 def _parse_game(game_id: int, header: str, lines: list[str]) -> tuple[GameSetup, list[Action]]:
     """Parse and replay a stored log with the engine; :class:`DamagedGameError` if it fails."""
     text = "\n".join([header, *lines])
@@ -656,17 +889,19 @@ def _parse_game(game_id: int, header: str, lines: list[str]) -> tuple[GameSetup,
     except LogFormatError as error:
         where = "its header" if error.line == 1 else f"action {error.line - 1}"
         raise DamagedGameError(
-            f"Stored game {game_id} is damaged: {where}: {error.reason}"
+            f"Stored game {game_id} is damaged: {where}: {error.reason}", game_id
         ) from error
     if log.header_line != 1 or log.lines != list(range(2, len(lines) + 2)):
-        raise DamagedGameError(f"Stored game {game_id} is damaged: a line is blank or a comment")
+        raise DamagedGameError(
+            f"Stored game {game_id} is damaged: a line is blank or a comment", game_id
+        )
     game = Game(log.setup)
     for number, action in enumerate(log.actions, start=1):
         try:
             game.apply(action)
         except IllegalAction as error:
             raise DamagedGameError(
-                f"Stored game {game_id} does not replay: action {number}: {error}"
+                f"Stored game {game_id} does not replay: action {number}: {error}", game_id
             ) from error
     return log.setup, log.actions
 
@@ -755,9 +990,13 @@ def _probe(path: Path) -> _Verdict:
         problems = [row[0] for row in probe.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             return _Verdict("corrupt", f"the integrity check found: {problems[0]}")
+        for query in _SCHEMA_PROBES:  # a column renamed by damaged bytes in the schema
+            probe.execute(query).fetchall()
         return _Verdict("ours")
+    except UnicodeDecodeError:
+        return _Verdict("corrupt", "its list of tables holds bytes that are not text")
     except sqlite3.DatabaseError as error:
-        if error.sqlite_errorcode & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        if _is_damage(error):
             return _Verdict("corrupt", str(error))
         raise StorageError(f"Could not read the games database {path}: {error}") from error
     finally:
@@ -801,6 +1040,99 @@ def _moved_notice(verdict: _Verdict, path: Path, moved: Path) -> str:
     return (
         f"The games database was damaged ({verdict.reason}); it was moved aside to"
         f" {moved.name} and a new one started"
+    )
+
+
+_WAL_MAGICS = {0x377F0682: "<", 0x377F0683: ">"}  # the byte order of the checksums
+_WAL_HEADER = 32
+_WAL_FRAME_HEADER = 24
+
+
+def _wal_checksum(data: bytes, order: str, s0: int, s1: int) -> tuple[int, int]:
+    """SQLite's WAL checksum of ``data`` (a multiple of 8 bytes), continued from (s0, s1)."""
+    words = struct.unpack(f"{order}{len(data) // 4}I", data)
+    mask = 0xFFFFFFFF
+    for index in range(0, len(words), 2):
+        s0 = (s0 + words[index] + s1) & mask
+        s1 = (s1 + words[index + 1] + s0) & mask
+    return s0, s1
+
+
+def _journal_damage(wal: bytes) -> str | None:
+    """Why SQLite would drop committed transactions of this write-ahead log, or None.
+
+    SQLite reads the log up to the first frame whose checksum fails and ignores the
+    rest without a word. That is a crash's torn tail when nothing committed follows;
+    but a *commit* frame of this log (its salts) after the break means confirmed
+    actions would be dropped: damage, to be said.
+    """
+    if len(wal) < _WAL_HEADER:
+        return None
+    magic, _, page_size, _, salt1, salt2, check1, check2 = struct.unpack(">8I", wal[:32])
+    order = _WAL_MAGICS.get(magic)
+    if order is None or page_size < 512 or page_size & (page_size - 1):
+        return "its header is not a journal's" if len(wal) > _WAL_HEADER else None
+    s0, s1 = _wal_checksum(wal[:24], order, 0, 0)
+    if (s0, s1) != (check1, check2):
+        return "its header's checksum is wrong" if len(wal) > _WAL_HEADER else None
+    frame_size = _WAL_FRAME_HEADER + page_size
+    broken = False
+    for offset in range(_WAL_HEADER, len(wal) - frame_size + 1, frame_size):
+        frame = wal[offset : offset + frame_size]
+        _, commit, frame_salt1, frame_salt2, frame_check1, frame_check2 = struct.unpack(
+            ">6I", frame[:24]
+        )
+        ours = (frame_salt1, frame_salt2) == (salt1, salt2)
+        if not broken:
+            if ours:
+                s0, s1 = _wal_checksum(frame[:8] + frame[24:], order, s0, s1)
+                if (s0, s1) == (frame_check1, frame_check2):
+                    continue
+            broken = True  # SQLite reads no further than this frame
+        if ours and commit:  # a committed transaction of this log, beyond the reach
+            return f"a frame at byte {offset} or before it is damaged"
+    return None
+
+
+def _keep_damaged_journal(
+    path: Path, clock: Callable[[], datetime]
+) -> tuple[Path | None, str | None]:
+    """Check the write-ahead log left by an unclean stop; keep a copy of a damaged one.
+
+    The copy (``games.db-wal.damaged-<stamp>``) keeps every byte for a later rescue;
+    SQLite then recovers what precedes the damage. Returns the copy and the notice.
+    """
+    wal = _side_file(path, "-wal")
+    try:
+        data = wal.read_bytes()
+    except FileNotFoundError:
+        return None, None
+    except OSError as error:
+        raise StorageError(
+            f"Could not read the journal {wal}: {error.strerror or error}"
+        ) from error
+    reason = _journal_damage(data)
+    if reason is None:
+        return None, None
+    copy = path.with_name(f"{wal.name}.damaged-{_file_stamp(clock)}")
+    number = 1
+    while copy.exists():
+        number += 1
+        copy = path.with_name(f"{wal.name}.damaged-{_file_stamp(clock)}-{number}")
+    try:
+        with copy.open("xb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+    except OSError as error:
+        raise StorageError(
+            f"The journal {wal} is damaged ({reason}) and could not be copied aside:"
+            f" {error.strerror or error}"
+        ) from error
+    _fsync_directory(path.parent)
+    return copy, (
+        f"The journal {wal.name} was damaged ({reason}): the last actions saved before the"
+        f" stop may be missing; it was kept aside as {copy.name}"
     )
 
 
@@ -891,6 +1223,92 @@ def _fsync_directory(directory: Path) -> None:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+class DataDirLock:
+    """One companion per data directory: an exclusive ``flock`` on :data:`LOCK_NAME`.
+
+    The kernel drops the lock when the process ends, however it ends (a crash, ``kill -9``, a
+    power cut), so a stale lock never blocks a restart. The file keeps the holder's process id,
+    for the sentence the second companion prints.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        """Take the lock; :class:`CompanionRunningError` if another process holds it."""
+        data_dir = Path(data_dir)
+        _ensure_directory(data_dir)
+        self.path = data_dir / LOCK_NAME
+        try:
+            self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as error:
+            raise StorageError(
+                f"Could not open the lock file {self.path}: {error.strerror or error}"
+            ) from error
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_pid(self._fd)
+            os.close(self._fd)
+            self._fd = None
+            who = f" (process {holder})" if holder else ""
+            raise CompanionRunningError(
+                f"Another companion{who} is already running on the data directory {data_dir};"
+                " only one may use it at a time"
+            ) from None
+        except OSError as error:
+            os.close(self._fd)
+            self._fd = None
+            raise StorageError(f"Could not lock {self.path}: {error.strerror or error}") from error
+        with contextlib.suppress(OSError):  # the id is a courtesy: a full card keeps the lock
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, f"{os.getpid()}\n".encode(), 0)
+
+    def release(self) -> None:
+        """Let the lock go (closing the file releases it). Idempotent."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def __enter__(self) -> DataDirLock:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.release()
+
+
+def _read_pid(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _disk_full(directory: Path) -> bool:
+    """Whether the file system of ``directory`` has (almost) no room left."""
+    try:
+        info = os.statvfs(directory)
+    except OSError:
+        return False
+    return info.f_bavail * info.f_frsize < FULL_BELOW_BYTES
+
+
+def _full_error(directory: Path, what: str) -> StorageFullError:
+    return StorageFullError(
+        f"The SD card is full: could not {what} in {directory}; free some space"
+        " (the games stored so far are kept)"
+    )
+
+
+def _is_full(error: sqlite3.Error, directory: Path) -> bool:
+    """Whether SQLite failed for want of space: SQLITE_FULL, or an I/O error on a full disk."""
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    return code == _SQLITE_FULL or (code == _SQLITE_IOERR and _disk_full(directory))
 
 
 def default_data_dir() -> Path:

@@ -17,7 +17,8 @@ so a caller catches what it means: a refused action or a bad value is a
     ├── TagMapError (ValueError)
     ├── ConfigError (ValueError)
     ├── StorageError (OSError)        → UnknownGameError (+ LookupError), DamagedGameError,
-    │                                   GameStateError (+ ValueError)
+    │                                   GameStateError (+ ValueError), StorageFullError
+    │                                   (ENOSPC), CompanionRunningError (+ BlockingIOError)
     └── DisplayError, FramebufferError (RuntimeError)
 
 Every refusal carries a stable ``code`` (for programs and tests) and a

@@ -6,13 +6,21 @@ gpiozero's pattern: every exception the project raises on purpose is a
 
 from __future__ import annotations
 
+import errno
 import importlib
 import inspect
 import pkgutil
 
 from companion.config import ConfigError
 from companion.display import DisplayError
-from companion.storage import GameStateError, StorageError, UnknownGameError
+from companion.storage import (
+    CompanionRunningError,
+    DamagedGameError,
+    GameStateError,
+    StorageError,
+    StorageFullError,
+    UnknownGameError,
+)
 from engine.errors import CompanionError
 from hardware.keyboard import DeviceGrabbedError, NotAnInputDeviceError
 from hardware.scanner import PortInUseError, ScannerError
@@ -54,3 +62,15 @@ def test_each_error_is_the_builtin_a_caller_means():
     assert issubclass(DeviceGrabbedError, OSError) and issubclass(DeviceGrabbedError, ScannerError)
     assert issubclass(NotAnInputDeviceError, ValueError)
     assert not issubclass(NotAnInputDeviceError, OSError)  # not retried: the config is wrong
+
+
+def test_storage_faults_are_storage_errors_and_the_oserror_they_are():
+    """Issue 10: a full card is ENOSPC, a second companion EAGAIN (BlockingIOError)."""
+    assert issubclass(StorageFullError, StorageError)
+    assert StorageFullError("full").errno == errno.ENOSPC
+    assert str(StorageFullError("The SD card is full")) == "The SD card is full"
+    assert issubclass(CompanionRunningError, StorageError)
+    assert issubclass(CompanionRunningError, BlockingIOError)
+    assert str(CompanionRunningError("Another companion")) == "Another companion"
+    assert issubclass(DamagedGameError, StorageError)
+    assert DamagedGameError("damaged", 3).game_id == 3

@@ -140,12 +140,35 @@ def test_scanner_port_in_use_exits_1_with_a_clear_message(pty_port, run, tmp_pat
         assert f"serial port {port} is in use" in command.err()
 
 
-def test_scanner_absent_port_keeps_retrying_until_stopped(run, tmp_path):
-    command = run("scanner", "--port", str(tmp_path / "ttyNONE"), "--data-dir", str(tmp_path))
-    assert command.err().endswith("ttyNONE: no such port")
-    time.sleep(0.5)
-    assert command.process.poll() is None  # still waiting for the scanner
-    assert command.signal(signal.SIGTERM) == 0
+@pytest.mark.parametrize("command_name", ["scanner", "enrol"])
+def test_a_port_that_never_existed_fails_at_once_in_one_line(tmp_path, command_name):
+    """Issue 10 item 6: a port absent at the start is a typo: exit 1 at once, nothing asked
+    (a port that goes away later is waited for: test_scanner_survives_unplug_and_replug)."""
+    port = str(tmp_path / "ttyNONE")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "companion.hardware_cli",
+            command_name,
+            "--port",
+            port,
+            "--data-dir",
+            str(tmp_path),
+        ],
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,  # liveness: it used to wait forever
+    )
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"error: the serial port {port} does not exist: check its name (ls /dev/serial*"
+        " /dev/tty*) and that the scanner is plugged in\n"
+    )
+    assert done.stdout == ""  # enrol asked for no card
+    assert not (tmp_path / "tags.json").exists()
 
 
 def test_scanner_corrupt_tag_map_exits_1(pty_port, run, tmp_path):

@@ -612,7 +612,8 @@ def test_a_database_of_a_newer_schema_is_moved_aside(tmp_path):
 def test_a_journal_left_without_its_database_is_not_replayed(tmp_path):
     source = tmp_path / "elsewhere"
     with open_storage(source) as writer:
-        writer.new_game(GameSetup(players=2))
+        game_id = writer.new_game(GameSetup(players=2))  # checkpointed: the WAL is empty
+        writer.append_action(game_id, Play(Card.from_code("R1")))  # in the WAL only
         wal = (source / "games.db-wal").read_bytes()
     assert len(wal) > 0
     data_dir = tmp_path / "data"

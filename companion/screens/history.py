@@ -8,8 +8,9 @@ from datetime import datetime
 import pygame
 
 from companion import i18n
-from companion.controller import Controller
-from companion.screens.kit import DIM, TEXT, Kit
+from companion.controller import Controller, Info
+from companion.screens.game import message_text
+from companion.screens.kit import DIM, TEXT, WARN, Kit
 from companion.screens.lists import page_title
 from companion.storage import HistoryRow
 from hardware.events import InputEvent, Key, Press
@@ -31,6 +32,8 @@ def short_date(stamp: str | None) -> str:
 
 def game_lines(lang: str, row: HistoryRow) -> tuple[str, str]:
     when = short_date(row.finished_at or row.started_at)
+    if row.damaged:  # its log no longer replays: a row that says so, nothing made up
+        return f"{when}  ·  {i18n.tr(lang, 'history_damaged', game=row.id)}", ""
     rating = i18n.rating_title(lang, row.rating) if row.rating else i18n.tr(lang, "lost")
     first = f"{when}  ·  {row.score}  ·  {rating}"
     second = f"{', '.join(row.names)}  ·  {i18n.variant_name(lang, row.options)}"
@@ -54,6 +57,8 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     kit.button_bar(surface, bar, buttons)
 
     blocks: list[tuple[str, tuple[int, int, int]]] = []
+    if isinstance(controller.message, Info):  # the history could not be read: said
+        blocks.append(message_text(controller))
     if stats:
         blocks.append((i18n.tr(lang, "stats"), DIM))
         for stat in stats:
@@ -64,8 +69,9 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
         blocks.append((i18n.tr(lang, "history_empty"), DIM))
     for row in games[controller.scroll :]:
         first, second = game_lines(lang, row)
-        blocks.append((first, TEXT))
-        blocks.append((second, DIM))
+        blocks.append((first, WARN if row.damaged else TEXT))
+        if second:
+            blocks.append((second, DIM))
     y = title.bottom + pad
     for i, (text, color) in enumerate(blocks):
         box_h = kit.height_of(text, kit.floor, inner_w)
