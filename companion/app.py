@@ -33,6 +33,7 @@ from companion.controller import (
     Quit,
     RecordAction,
     RecordUndo,
+    ResumeGame,
     SaveSettings,
     SetupDraft,
     StartGame,
@@ -341,6 +342,19 @@ class App:
         if self.on_tokens is not None and game is not None:
             self.on_tokens(game.position.hints, game.position.fuses)
 
+    def resume_game(self, game_id: int) -> None:
+        """Take an unfinished game up again; the one in play (if another) is kept as
+        unfinished, itself resumable. A game that no longer reads back is said."""
+        try:
+            stored = self.storage.reopen(game_id)
+        except DamagedGameError as error:
+            log.warning("%s", error)
+            self.controller.message = Info("game_damaged_kept_aside", (("game", game_id),))
+            return
+        self.game_id = game_id
+        self.controller.take_up(Game.replay(stored.setup, stored.actions))
+        self.show_tokens()
+
     def carry_out(self, effect: Effect) -> None:
         """Do one effect. Storage writes commit before returning: nothing shows unsaved."""
         storage = self.storage
@@ -367,6 +381,8 @@ class App:
                 log.warning("%s", error)
                 self.controller.history = ([], [])
                 self.controller.message = Info("history_unreadable")
+        elif isinstance(effect, ResumeGame):
+            self.resume_game(effect.game_id)
         elif isinstance(effect, Quit):
             self.running = False
         elif isinstance(effect, Beep) and self.on_beep is not None:

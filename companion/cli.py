@@ -259,7 +259,7 @@ def export_command(args: argparse.Namespace) -> int:
 
 
 def history_command(args: argparse.Namespace) -> int:
-    """List the finished games: date, players, variant, score, rating."""
+    """List the games: date, players, variant, score, rating (or unfinished)."""
     from companion.storage import StorageError
 
     storage = _open_storage(args.data_dir)
@@ -285,6 +285,8 @@ def history_command(args: argparse.Namespace) -> int:
             players = ", ".join(row.names)
             result = row.rating or row.outcome
             rating = "" if result is None else result.value
+            if row.resumable:  # left unfinished: "playing" or "abandoned", resumable
+                rating = f"unfinished ({row.status.value})"
             print(
                 f"{row.id:>4}  {(row.finished_at or row.started_at)[:19]:<20} {players:<28.28} "
                 f"{row.options.variant_name():<22.22} {row.score:>2}/{row.max_score:<2}  {rating}"
@@ -343,7 +345,7 @@ def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
     export.add_argument("--game", type=int, help="game number (default: the latest)")
     export.set_defaults(handler=export_command)
 
-    history = commands.add_parser("history", help="list the finished games")
+    history = commands.add_parser("history", help="list the games, unfinished ones too")
     data_dir_option(history)
     history.set_defaults(handler=history_command)
 

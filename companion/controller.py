@@ -122,6 +122,14 @@ class LoadHistory:
 
 
 @dataclass(frozen=True)
+class ResumeGame:
+    """Take up an unfinished game from the history (the app loads it, then calls
+    :meth:`Controller.take_up`)."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
 class Quit:
     """Close the companion (the menu's Quit, on a desktop)."""
 
@@ -132,7 +140,15 @@ class Beep:
 
 
 Effect = (
-    StartGame | RecordAction | RecordUndo | FinishGame | SaveSettings | LoadHistory | Beep | Quit
+    StartGame
+    | RecordAction
+    | RecordUndo
+    | FinishGame
+    | SaveSettings
+    | LoadHistory
+    | ResumeGame
+    | Beep
+    | Quit
 )
 
 
@@ -245,6 +261,8 @@ SETUP_ROWS = (
 )
 
 MENU_ROWS = ("resume", "new_game", "history", "help", "language")
+#: A tap on the history's focused game, when it can be taken up again.
+RESUME_ROW = "resume_game"
 #: The menu's last row on a desktop: a window can be closed from the menu (under
 #: systemd the service would only start again, so the appliance has no Quit).
 QUIT_ROW = "quit"
@@ -791,15 +809,38 @@ class Controller:
             return Screen.GAME
         return self._return_to
 
+    def history_focus(self) -> HistoryRow | None:
+        """The game at the top of the history list (NEXT and PREVIOUS move it)."""
+        games = self.history[0] if self.history else []
+        return games[self.scroll] if self.scroll < len(games) else None
+
     def _on_history(self, event: InputEvent) -> list[Effect]:
+        focused = self.history_focus()
+        resumable = focused is not None and focused.resumable
+        if isinstance(event, Select) and event.target == RESUME_ROW and resumable:
+            event = Press(Key.OK)
         if isinstance(event, Press):
+            games = len(self.history[0]) if self.history else 0
             if event.key is Key.NEXT:
-                self.scroll += 1
+                self.scroll = min(self.scroll + 1, max(0, games - 1))
             elif event.key is Key.PREVIOUS:
                 self.scroll = max(0, self.scroll - 1)
+            elif event.key is Key.OK and resumable:
+                assert focused is not None
+                return [ResumeGame(focused.id)]  # the app loads it, then take_up()
             elif event.key in (Key.BACK, Key.OK):
                 self.screen = self._back_screen()
         return []
+
+    def take_up(self, game: Game) -> None:
+        """Play on a game taken up again (resumed from the history): its screen, its
+        last action said, as after a restart."""
+        self.game = game
+        self.entry = None
+        self.preview = None
+        self.page = 0
+        self.screen = Screen.END if game.is_over else Screen.GAME
+        self.message = Happened(game.events[-1]) if game.events else None
 
     def _on_help(self, event: InputEvent) -> list[Effect]:
         if isinstance(event, Press):

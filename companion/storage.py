@@ -38,7 +38,7 @@ import sqlite3
 import struct
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from functools import cache
@@ -228,7 +228,7 @@ class StoredGame:
 
 @dataclass(frozen=True)
 class HistoryRow:
-    """One finished game in the history list."""
+    """One game in the history list: finished, or left unfinished."""
 
     id: int
     started_at: str
@@ -245,6 +245,14 @@ class HistoryRow:
     #: Why the game does not read back (its log was damaged), in words; None if it does.
     #: A damaged row has no names, result or score (0).
     damaged: str | None = None
+    #: ``over``, or a game not finished (``playing``, ``abandoned``: resumable; its score
+    #: is the fireworks so far, it has no result).
+    status: GameStatus = GameStatus.OVER
+
+    @property
+    def resumable(self) -> bool:
+        """A game left unfinished that reads back: it can be taken up again."""
+        return self.status is not GameStatus.OVER and self.damaged is None
 
 
 @dataclass(frozen=True)
@@ -591,7 +599,8 @@ class Storage:
         return _replayable(header, lines)
 
     def history(self) -> list[HistoryRow]:
-        """The finished (``over``) games, newest first (by id: the Pi's clock may jump).
+        """Every game, newest first (by id: the Pi's clock may jump): the finished ones
+        and those left unfinished (in play, or abandoned for a new game), resumable.
 
         Each game's log is read and replayed: a game that does not is a row with
         :attr:`HistoryRow.damaged` set (and no result), never an exception.
@@ -601,9 +610,32 @@ class Storage:
                 "SELECT id, CAST(started_at AS BLOB), CAST(finished_at AS BLOB), score,"
                 " max_score, CAST(rating AS BLOB), CAST(outcome AS BLOB),"
                 " CAST(end_reason AS BLOB)"
-                " FROM games WHERE status NOT IN ('playing', 'abandoned') ORDER BY id DESC"
+                " FROM games ORDER BY id DESC"
             ).fetchall()
             return [_history_row(db, row) for row in rows]
+
+    def reopen(self, game_id: int) -> StoredGame:
+        """Take an unfinished game up again: it is ``playing``, and the game that was
+        (if another) is ``abandoned``, itself resumable. Returns the game as stored.
+
+        Raises :class:`GameStateError` for a finished game, :class:`DamagedGameError` if
+        it does not read back (then nothing changes).
+        """
+        stamp = self._stamp()
+        with self._transaction(f"resume game {game_id}", write=True) as db:
+            stored = self._load(db, game_id)
+            if stored.status is GameStatus.OVER:
+                raise GameStateError(f"Game {game_id} is over: it cannot be resumed")
+            db.execute(
+                "UPDATE games SET status = 'abandoned', finished_at = ?"
+                " WHERE status = 'playing' AND id != ?",
+                (stamp, game_id),
+            )
+            db.execute(
+                "UPDATE games SET status = 'playing', finished_at = NULL WHERE id = ?",
+                (game_id,),
+            )
+        return replace(stored, status=GameStatus.PLAYING, finished_at=None)
 
     def stats(self) -> list[StatsRow]:
         """Best and average score per (players, options) over the finished games,
@@ -710,10 +742,25 @@ def _history_row(db: sqlite3.Connection, row: tuple[Any, ...]) -> HistoryRow:
     started_at = _lenient(started) or ""
     finished_at = _lenient(finished)
     try:
-        _status(db, game_id)  # a garbled status (not 'over') is damage, named here
+        status = _status(db, game_id)  # a garbled status is damage, named here
         header, lines = _log_rows(db, game_id)
         setup, actions = _parse_game(game_id, header, lines)
         game = Game.replay(setup, actions)
+        if status is not GameStatus.OVER:  # unfinished: the fireworks so far, no result
+            return HistoryRow(
+                id=game_id,
+                started_at=started_at,
+                finished_at=finished_at,
+                players=setup.players,
+                names=setup.names,
+                options=setup.options,
+                score=game.fireworks_total,
+                max_score=setup.max_score,
+                rating=None,
+                outcome=None,
+                end_reason=None,
+                status=status,
+            )
         if score != game.score or max_score != setup.max_score or not game.is_over:
             raise DamagedGameError(
                 f"Stored game {game_id} is damaged: its stored score or end differs from its"

@@ -19,7 +19,7 @@ from companion.controller import (
     Screen,
     SetupDraft,
 )
-from companion.storage import HistoryRow, StatsRow
+from companion.storage import GameStatus, HistoryRow, StatsRow
 from engine import Card, Color, GameSetup, Multicolor
 from engine.errors import HintTokensFull
 from engine.game import EndReason, Game, Outcome, Rating
@@ -230,6 +230,8 @@ def help_page(page: int) -> Callable[[str], Controller]:
 
 
 def history_long(lang: str) -> Controller:
+    """Eleven finished games with every option, one abandoned (resumable, at the top),
+    one damaged."""
     controller = final_round_five(lang)
     controller.screen = Screen.HISTORY
     every = GameOptions(
@@ -251,6 +253,20 @@ def history_long(lang: str) -> Controller:
         )
         for n in range(1, 12)
     ]
+    rows.insert(
+        0,
+        HistoryRow(
+            12, "2026-11-12T20:00:00+00:00", "2026-11-12T20:10:00+00:00", 5, LONG_NAMES,
+            every, 9, 30, None, None, None, status=GameStatus.ABANDONED,
+        ),
+    )  # fmt: skip
+    rows.insert(
+        1,
+        HistoryRow(
+            11, "2026-11-11T20:00:00+00:00", None, 0, (), GameOptions(), 0, 0, None, None,
+            None, damaged="Stored game 11 is damaged: line 3 is not JSON",
+        ),
+    )  # fmt: skip
     controller.history = (
         rows,
         [StatsRow(5, every, 11, 23, 23.0), StatsRow(2, GameOptions(), 3, 25, 21.7)],

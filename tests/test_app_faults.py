@@ -77,10 +77,10 @@ def close_app(app: App) -> None:
     app.storage.close()
 
 
-def drawn_texts(app: App) -> list[str]:
-    app.renderer.texts.clear()
+def said(app: App) -> str:
+    """What the screen says now, its lines joined (a sentence wraps on a small panel)."""
     app.draw()
-    return [text for text, _, _ in app.renderer.texts]
+    return " ".join(drawn.text for drawn in app.renderer.texts)
 
 
 # -- item 1: a damaged game does not stop the companion -------------------------------------
@@ -115,7 +115,7 @@ def test_a_damaged_latest_game_is_named_on_screen_and_the_companion_plays_on(
         sentence = tr(language, "game_damaged_kept_aside", game=game_id)
         assert app.controller.screen is Screen.SETUP and app.game_id is None
         assert app.controller.notice == sentence
-        assert sentence in drawn_texts(app)
+        assert sentence in said(app)
         app.dispatch(Press(Key.OK))  # a new game starts and takes actions
         app.dispatch(Press(Key.HINT))
         assert app.game_id == game_id + 1
@@ -265,7 +265,7 @@ def test_an_action_on_a_full_card_is_refused_on_screen_and_play_resumes_with_roo
             stored = parse_log(before).actions
             assert app.controller.game is not None
             assert len(app.controller.game.actions) == len(stored)  # shown = stored
-            assert "The SD card is full: this action was not saved" in drawn_texts(app)
+            assert "The SD card is full: this action was not saved" in said(app)
             card.free()
             app.dispatch(Press(Key.HINT))
             assert len(parse_log(app.storage.export(app.game_id)).actions) == len(stored) + 1
@@ -341,7 +341,7 @@ def test_the_history_screen_shows_a_damaged_game_as_a_row_marked_damaged(tmp_pat
         for effect in app.controller.choose_menu("history"):
             app.carry_out(effect)
         assert app.controller.screen is Screen.HISTORY
-        assert any("Game 2: damaged, kept aside" in text for text in drawn_texts(app))
+        assert "Game 2: damaged, kept aside" in said(app)
     finally:
         close_app(app)
 
@@ -400,3 +400,35 @@ def test_replay_exits_with_the_worst_code_of_its_files(tmp_path):
     done = command("replay", str(LOGS / "hint_names_both.jsonl"), str(LOGS / "bad_card.jsonl"))
     assert done.returncode == 2
     assert "hint_names_both.jsonl:4:" in done.stderr and "bad_card.jsonl:3:" in done.stderr
+
+
+# -- issue 9: an unfinished game taken up again from the history ---------------------------
+
+
+def test_an_abandoned_game_is_resumed_from_the_history_screen(dummy_video, tmp_path):
+    """Start a game, play, start another (the first is kept as unfinished): the history
+    lists it, OK on it (or a tap) takes it up again exactly where it was."""
+    data_dir = tmp_path / "data"
+    app = make_app(data_dir)
+    try:
+        c = app.controller
+        for event in (Press(Key.OK), Press(Key.HINT), Press(Key.HINT)):
+            app.dispatch(event)
+        first, played = app.game_id, list(c.game.actions)
+        app.dispatch(Press(Key.MENU))
+        c.choose_menu("new_game")
+        app.dispatch(Press(Key.OK))  # Start: asks first, the game is unfinished
+        app.dispatch(Press(Key.OK))
+        assert app.game_id != first and c.game.actions == []
+        app.dispatch(Press(Key.MENU))
+        for effect in c.choose_menu("history"):
+            app.carry_out(effect)
+        app.dispatch(Press(Key.NEXT))  # the newest (in play) first; the older one next
+        assert c.history_focus().id == first and c.history_focus().resumable
+        assert f"Resume game {first}" in said(app)
+        app.dispatch(Press(Key.OK))
+        assert app.game_id == first and c.screen is Screen.GAME
+        assert c.game.actions == played
+        assert app.storage.unfinished().id == first
+    finally:
+        close_app(app)

@@ -263,7 +263,7 @@ def test_menu_from_the_game_history_and_back():
     assert MENU_ROWS[c.menu_focus] == "history"
     assert drive(c, OK) == [LoadHistory()] and c.screen is Screen.HISTORY
     drive(c, NEXT, NEXT, PREVIOUS)
-    assert c.scroll == 1
+    assert c.scroll == 0  # the history is not loaded here: nothing to scroll through
     drive(c, BACK)
     assert c.screen is Screen.GAME and len(c.game.actions) == 1
 
@@ -390,3 +390,30 @@ def test_start_after_a_finished_game_asks_nothing():
     c.choose_menu("new_game")
     effects = drive(c, OK)
     assert [type(e) for e in effects] == [SaveSettings, StartGame]
+
+
+def test_history_ok_on_an_unfinished_game_asks_the_app_to_resume_it_else_goes_back():
+    """The game at the top of the history (NEXT moves down): OK resumes it when it was
+    left unfinished; on a finished game OK goes back, as before."""
+    from companion.controller import ResumeGame
+    from companion.storage import GameStatus, HistoryRow
+    from engine.options import GameOptions
+
+    def row(game_id: int, status: GameStatus) -> HistoryRow:
+        return HistoryRow(
+            game_id, "2026-11-20T20:00:00+00:00", None, 2, ("Ann", "Bo"), GameOptions(),
+            3, 25, None, None, None, status=status,
+        )  # fmt: skip
+
+    c = Controller(SetupDraft(players=2))
+    c.screen = Screen.HISTORY
+    c.history = ([row(3, GameStatus.OVER), row(2, GameStatus.ABANDONED)], [])
+    assert drive(c, NEXT) == [] and c.history_focus().id == 2
+    assert drive(c, NEXT) == [] and c.history_focus().id == 2  # the last stays in view
+    assert drive(c, OK) == [ResumeGame(2)]
+    game = Game(GameSetup(players=2))
+    c.take_up(game)
+    assert c.screen is Screen.GAME and c.game is game
+    c.screen = Screen.HISTORY
+    drive(c, PREVIOUS)
+    assert c.history_focus().id == 3 and drive(c, OK) == [] and c.screen is Screen.GAME

@@ -858,3 +858,44 @@ def test_default_data_dir_follows_systemd_then_xdg(monkeypatch, tmp_path):
     monkeypatch.delenv("STATE_DIRECTORY")
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
     assert default_data_dir() == tmp_path / "xdg" / "hanabi-companion"
+
+
+# -- unfinished games in the history, resumable (issue 9) ---------------------------------
+
+
+def test_the_history_lists_unfinished_and_abandoned_games_and_the_stats_stay_finished(
+    storage,
+):
+    """Starting a new game abandons the one in play: both are in the history, resumable,
+    their score the fireworks so far; best and average count only finished games."""
+    finished = played_game(GameSetup(players=2), seed=1)
+    store(storage, finished)
+    first = storage.new_game(GameSetup(players=2))
+    storage.append_action(first, Play(Card.from_code("R1")))
+    second = storage.new_game(GameSetup(players=2))
+    rows = {row.id: row for row in storage.history()}
+    assert rows[first].status.value == "abandoned" and rows[first].resumable
+    assert rows[first].score == 1 and rows[first].rating is None
+    assert rows[second].status.value == "playing" and rows[second].resumable
+    assert not rows[1].resumable and rows[1].score == finished.score
+    assert [row.id for row in storage.history()] == [second, first, 1]  # newest first
+    assert storage.stats() == [StatsRow(2, GameOptions(), 1, finished.score, finished.score)]
+
+
+def test_reopening_an_abandoned_game_plays_it_again_and_keeps_the_other_resumable(storage):
+    first = storage.new_game(GameSetup(players=2))
+    storage.append_action(first, Hint())
+    second = storage.new_game(GameSetup(players=2))
+    stored = storage.reopen(first)
+    assert stored.status.value == "playing" and stored.actions == [Hint()]
+    assert storage.unfinished().id == first
+    assert storage.load(second).status.value == "abandoned"
+    storage.append_action(first, Hint())  # it plays on
+    assert len(storage.load(first).actions) == 2
+
+
+def test_a_finished_game_cannot_be_reopened(storage):
+    game_id = store(storage, played_game(GameSetup(players=2), seed=2))
+    with pytest.raises(GameStateError, match="over"):
+        storage.reopen(game_id)
+    assert storage.load(game_id).status.value == "over"

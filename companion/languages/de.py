@@ -128,6 +128,8 @@ LANGUAGE = Language(
         "history": "Verlauf",
         "help": "Hilfe",
         "history_empty": "Noch kein Spiel beendet",
+        "history_unfinished": "unvollendet",
+        "history_resume": "Spiel {game} fortsetzen",
         "history_damaged": "Spiel {game}: beschädigt, beiseitegelegt",
         "history_unreadable": "Der Verlauf ist nicht lesbar: Die Spieldatenbank ist beschädigt",
         "game_damaged_kept_aside": "Spiel {game} ist beschädigt und kann nicht fortgesetzt werden: Es bleibt in der Datenbank beiseitegelegt; ein neues Spiel kann beginnen",

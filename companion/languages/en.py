@@ -112,6 +112,8 @@ LANGUAGE = Language(
         "history": "History",
         "help": "Help",
         "history_empty": "No finished game yet",
+        "history_unfinished": "unfinished",
+        "history_resume": "Resume game {game}",
         "history_damaged": "Game {game}: damaged, kept aside",
         "history_unreadable": "The history cannot be read: the games database is damaged",
         "game_damaged_kept_aside": "Game {game} is damaged and cannot be resumed: it is kept aside in the database; a new game can start",

@@ -113,6 +113,8 @@ LANGUAGE = Language(
         "history": "Historique",
         "help": "Aide",
         "history_empty": "Aucune partie terminée",
+        "history_unfinished": "inachevée",
+        "history_resume": "Reprendre la partie {game}",
         "history_damaged": "Partie {game}\u00a0: endommagée, mise de côté",
         "history_unreadable": "L'historique est illisible\u00a0: la base des parties est endommagée",
         "game_damaged_kept_aside": "La partie {game} est endommagée et ne peut pas reprendre\u00a0: elle est gardée de côté dans la base\u00a0; une nouvelle partie peut commencer",
