@@ -106,7 +106,8 @@ def test_history_is_loaded_from_storage_when_asked(app):
     app.dispatch(Press(Key.NEXT))  # "history"
     app.dispatch(Press(Key.OK))
     assert app.controller.screen is Screen.HISTORY
-    assert app.controller.history == ([], [])
+    games, stats = app.controller.history
+    assert [(row.id, row.resumable) for row in games] == [(app.game_id, True)] and stats == []
 
 
 def test_resume_finishes_a_game_whose_end_was_not_recorded(tmp_path):

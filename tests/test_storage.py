@@ -76,6 +76,11 @@ def store(storage, game):
     return game_id
 
 
+def finished_rows(storage):
+    """The history's finished games (it lists the unfinished ones too)."""
+    return [row for row in storage.history() if not row.resumable]
+
+
 def sqlite_pragma(path, name):
     connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
@@ -283,7 +288,8 @@ def test_undo_after_the_end_brings_the_game_back_to_playing(storage):
     assert stored.finished_at is None
     assert stored.actions == game.actions[:-1]
     assert storage.unfinished() == stored
-    assert storage.history() == []
+    assert finished_rows(storage) == []  # in play again: listed as unfinished
+    assert [row.status for row in storage.history()] == ["playing"]
     assert storage.stats() == []
     storage.append_action(game_id, game.actions[-1])
     storage.finish(game_id, game)
@@ -312,7 +318,10 @@ def test_abandon(storage):
     storage.abandon(game_id)  # no-op
     assert storage.load(game_id).status == "abandoned"
     assert storage.unfinished() is None
-    assert storage.history() == []
+    assert finished_rows(storage) == []
+    assert [(row.id, row.status, row.resumable) for row in storage.history()] == [
+        (game_id, "abandoned", True)
+    ]
     finished = store(storage, played_game(GameSetup(players=2), seed=3))
     with pytest.raises(GameStateError, match="over"):
         storage.abandon(finished)
@@ -379,9 +388,11 @@ def test_history_is_newest_first_and_stats_count_finished_games_only(storage):
     for setup, seed in plan:
         game = played_game(setup, seed)
         games[store(storage, game)] = game
-    storage.new_game(GameSetup(players=2))  # in progress: not in history nor stats
+    in_play = storage.new_game(GameSetup(players=2))  # unfinished: listed, not in stats
 
-    history = storage.history()
+    newest = storage.history()[0]
+    assert (newest.id, newest.resumable) == (in_play, True)
+    history = finished_rows(storage)
     assert [row.id for row in history] == sorted(games, reverse=True)
     for row in history:
         game = games[row.id]
