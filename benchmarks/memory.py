@@ -99,7 +99,8 @@ def main() -> None:
                 print(
                     f"after {number:>3} games ({counter[0]:>6} events): VmRSS"
                     f" {figures[number]:.1f} MB, rendered-text cache"
-                    f" {len(app.renderer.kit._rendered)} entries, fonts {len(app.renderer.kit._fonts)}",
+                    f" {len(app.renderer.kit._rendered)} entries,"
+                    f" fonts {len(app.renderer.kit._fonts)}",
                     flush=True,
                 )
         display.close()
