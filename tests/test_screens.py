@@ -498,3 +498,17 @@ def test_ok_on_a_refusal_shows_the_last_action_again():
     assert game is not None
     c.handle(Press(Key.OK))
     assert c.message == Happened(game.events[-1])
+
+
+def test_set_up_rows_that_return_cycles_show_it_and_more_rows_show_an_arrow():
+    """Set-up: a row Return moves on shows its value between ‹ and › (the names row,
+    typed, and Start do not); when rows overflow, an arrow says there are more."""
+    surface, renderer = render("setup", (320, 240), "en")
+    texts = [d.text for d in renderer.texts]
+    assert "‹ 3 ›" in texts  # players
+    assert "‹ Ann ›" in texts  # first player
+    assert "Ann, Bo, Cy" in texts  # names: typed, not cycled
+    from companion.screens.kit import ACCENT
+
+    strip = surface.subsurface((surface.get_width() - 20, surface.get_height() // 2, 20, 120))
+    assert color_extent(strip, ACCENT) > 0  # the arrow: more rows below
