@@ -36,8 +36,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hardware.events import CardScanned, DeviceStatus, Emit
-from hardware.scanner import RepeatFilter, ScannerError
+from hardware.events import CardScanned, Emit
+from hardware.scanner import RepeatFilter, ScannerError, ThreadedReader
 from hardware.tagmap import TagMap
 from hardware.wiring import ReaderRole
 
@@ -215,7 +215,7 @@ def open_input_device(path: str) -> InputDeviceHandle:
     return InputDeviceHandle(device.fd, release)
 
 
-class KeyboardReader:
+class KeyboardReader(ThreadedReader):
     """Reads cards from a keyboard-type reader in a daemon thread, sending events to ``emit``.
 
     Each accepted line sends ``CardScanned(tag, card, role)``. A missing or
@@ -241,18 +241,14 @@ class KeyboardReader:
     ) -> None:
         if retry_interval <= 0 or retry_interval > 1.0:
             raise ScannerError(f"retry interval {retry_interval!r} must be in (0, 1] seconds")
+        super().__init__(emit, name)
         self.device = device
         self.tag_map = tag_map if tag_map is not None else TagMap()
         self.role: ReaderRole = role
-        self.name = name
-        self._emit = emit
         self._open_device = open_device
         self._filter = RepeatFilter(repeat_window)
         self._retry_interval = retry_interval
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._handle: InputDeviceHandle | None = None
-        self._connected: bool | None = None
 
     def start(self) -> None:
         """Open and grab the device and start reading.
@@ -272,29 +268,6 @@ class KeyboardReader:
             self._report(True, f"{self.name} connected")
         self._thread = threading.Thread(target=self._run, name="keyboard-reader", daemon=True)
         self._thread.start()
-
-    def stop(self, timeout: float = 2.0) -> None:
-        """Stop the thread (within about 0.1 s) and release the device."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-        self._close()
-
-    def close(self) -> None:
-        """Stop reading and release the device (as :meth:`stop`)."""
-        self.stop()
-
-    def __enter__(self) -> KeyboardReader:
-        self.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
-    @property
-    def running(self) -> bool:
-        """True while the reading thread is alive."""
-        return self._thread is not None and self._thread.is_alive()
 
     def _run(self) -> None:
         decoder = KeyLineDecoder()
@@ -343,12 +316,6 @@ class KeyboardReader:
         if handle is not None:
             with contextlib.suppress(OSError):
                 handle.close()
-
-    def _report(self, connected: bool, message: str) -> None:
-        if self._connected is connected:
-            return
-        self._connected = connected
-        self._emit(DeviceStatus(self.name, connected, message))
 
 
 def _describe(device: str, error: BaseException) -> str:

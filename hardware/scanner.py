@@ -26,6 +26,7 @@ import contextlib
 import errno
 import threading
 import time
+from typing import Self
 
 import serial
 
@@ -221,7 +222,57 @@ class RepeatFilter:
         return last is None or now - last >= self.window
 
 
-class CardScanner:
+class ThreadedReader:
+    """What every card reader shares: a daemon thread started by :meth:`start` (in the
+    subclass), stopped by :meth:`stop`, a context manager, and one ``DeviceStatus`` per
+    change of connection. A subclass sets up its device in ``start`` and releases it in
+    ``_close``; its thread reads until ``_stop`` is set."""
+
+    def __init__(self, emit: Emit, name: str) -> None:
+        self.name = name
+        self._emit = emit
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._connected: bool | None = None
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def _close(self) -> None:
+        raise NotImplementedError
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop the thread (within about 0.1 s) and release the device."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self._close()
+
+    def close(self) -> None:
+        """Stop reading and release the device (as :meth:`stop`)."""
+        self.stop()
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    @property
+    def running(self) -> bool:
+        """True while the reading thread is alive."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def _report(self, connected: bool, message: str) -> None:
+        """Send a DeviceStatus when the connection state changes (once per change)."""
+        if self._connected is connected:
+            return
+        self._connected = connected
+        self._emit(DeviceStatus(self.name, connected, message))
+
+
+class CardScanner(ThreadedReader):
     """Reads cards from a serial scanner in a daemon thread, sending events to ``emit``.
 
     Each accepted read sends ``CardScanned(tag, card, role)`` (``card`` None for a
@@ -251,19 +302,15 @@ class CardScanner:
         make_parser(protocol)  # validates the protocol now, not in the thread
         if retry_interval <= 0 or retry_interval > 1.0:
             raise ScannerError(f"retry interval {retry_interval!r} must be in (0, 1] seconds")
+        super().__init__(emit, name)
         self.port = port
         self.protocol = protocol
         self.baud = baud
         self.tag_map = tag_map if tag_map is not None else TagMap()
         self.role: ReaderRole = role
-        self.name = name
-        self._emit = emit
         self._filter = RepeatFilter(repeat_window)
         self._retry_interval = retry_interval
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._serial: serial.Serial | None = None
-        self._connected: bool | None = None  # None: nothing reported yet
 
     # -- lifecycle ----------------------------------------------------------
 
@@ -285,29 +332,6 @@ class CardScanner:
             self._report(True, f"{self.name} connected")
         self._thread = threading.Thread(target=self._run, name="card-scanner", daemon=True)
         self._thread.start()
-
-    def stop(self, timeout: float = 2.0) -> None:
-        """Stop the thread (within about 0.1 s) and close the port."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-        self._close()
-
-    def close(self) -> None:
-        """Stop reading and release the port (as :meth:`stop`)."""
-        self.stop()
-
-    def __enter__(self) -> CardScanner:
-        self.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
-    @property
-    def running(self) -> bool:
-        """True while the reading thread is alive."""
-        return self._thread is not None and self._thread.is_alive()
 
     # -- the thread ---------------------------------------------------------
 
@@ -356,13 +380,6 @@ class CardScanner:
         if port is not None:
             with contextlib.suppress(serial.SerialException, OSError):
                 port.close()
-
-    def _report(self, connected: bool, message: str) -> None:
-        """Send a DeviceStatus when the connection state changes (once per change)."""
-        if self._connected is connected:
-            return
-        self._connected = connected
-        self._emit(DeviceStatus(self.name, connected, message))
 
 
 def _describe(port: str, error: BaseException) -> str:

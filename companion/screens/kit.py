@@ -155,6 +155,7 @@ class Kit:
         self._fonts: dict[int, pygame.font.Font] = {}
         self._line_heights: dict[int, int] = {}
         self._rendered: dict[tuple[str, int, RGB], pygame.Surface] = {}
+        self._wrapped: dict[tuple[str, int, int], list[str]] = {}
         self.targets: list[Target] = []
         self.texts: list[Drawn] = []
 
@@ -185,7 +186,18 @@ class Kit:
 
     def lines(self, text: str, size: int, width: int) -> list[str]:
         """``text`` word-wrapped to ``width`` at ``size``; a word longer than a line (a
-        device's path) is broken where the line ends."""
+        device's path) is broken where the line ends. Remembered: most text is the
+        same frame to frame, and a frame measures it more than once."""
+        key = (text, size, width)
+        cached = self._wrapped.pop(key, None)
+        if cached is None:
+            cached = self._wrap(text, size, width)
+            if len(self._wrapped) >= TEXT_CACHE_ENTRIES:  # the least recently used goes
+                del self._wrapped[next(iter(self._wrapped))]
+        self._wrapped[key] = cached
+        return list(cached)
+
+    def _wrap(self, text: str, size: int, width: int) -> list[str]:
         font = self.font(size)
         lines: list[str] = []
         for paragraph in text.split("\n"):
