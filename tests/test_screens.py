@@ -512,3 +512,20 @@ def test_set_up_rows_that_return_cycles_show_it_and_more_rows_show_an_arrow():
 
     strip = surface.subsurface((surface.get_width() - 20, surface.get_height() // 2, 20, 120))
     assert color_extent(strip, ACCENT) > 0  # the arrow: more rows below
+
+
+def test_crowning_piece_a_discard_that_loses_is_previewed_as_lost_in_the_warning_colour():
+    """Crowning piece: discarding a last copy loses the game; the preview says "loses the
+    game" in the warning colour, as the storm's preview does."""
+    from screen_states import crowning_losing_discard
+
+    from companion.screens.kit import WARN
+
+    c = crowning_losing_discard("en")
+    preview = c.preview
+    assert preview.end is not None and preview.end.outcome is Outcome.LOST
+    renderer = Renderer((480, 320), strict=True)
+    surface = pygame.Surface((480, 320))
+    renderer.draw(surface, c)
+    assert "and loses the game" in said(renderer)
+    assert color_extent(surface, WARN) > 0
