@@ -41,6 +41,8 @@ from hardware.events import (
     ChooseColor,
     ChooseNumber,
     ChooseRank,
+    ChooseSeat,
+    ChooseSlot,
     DeviceStatus,
     InputEvent,
     Key,
@@ -81,11 +83,17 @@ class EntryStep(StrEnum):
     RANK = "rank"
     ANNOUNCE = "announce"  # the colour announced (timed display)
     CONFIRM = "confirm"
+    # hand memory (docs/rules.md section 8)
+    RECEIVER = "receiver"  # who a hint is for
+    CLUE = "clue"  # the colour or the rank a hint named
+    SLOTS = "slots"  # the slots the hint touched (each pick toggles one); OK records it
+    SLOT = "slot"  # the slot the played or discarded card came from
 
 
 class EntryKind(Enum):
     PLAY = "play"
     DISCARD = "discard"
+    HINT = "hint"  # only with hand memory: without it a hint is one press
 
 
 # -- effects: what the app must do, in order, before drawing ---------------
@@ -270,16 +278,38 @@ QUIT_ROW = "quit"
 #: On the entry screen, the buttons act as soft keys under the choices shown.
 SOFT_KEYS = (Key.HINT, Key.PLAY, Key.DISCARD, Key.UNDO, Key.NEXT, Key.OK)
 
+#: The soft choice that turns to the next page of a hint's clues (hand memory): the
+#: colours and the ranks are more than six buttons.
+MORE_CLUES = Select("more_clues")
+#: Clues shown per page, the sixth soft key turning the page.
+CLUES_PER_PAGE = 5
+
+#: The refusals that only say a hand-memory entry is not complete yet (no slot, no
+#: slots): a check made before the slots are known sets them aside.
+NOT_YET_COMPLETE = frozenset({"slot_needed", "hint_needs_slots"})
+
+Clue = Color | int
+
 
 @dataclass
 class Entry:
-    """A play or a discard being entered."""
+    """A play, a discard or (with hand memory) a hint being entered."""
 
     kind: EntryKind | None  # None: a card was scanned first, "play or discard?"
     color: Color | None = None
     rank: int | None = None
     announce: Color | None = None
     choosing_announce: bool = False
+    #: A hint's receiver (a seat), its clue (a colour or a rank) and the slots it touched.
+    to: int | None = None
+    clue: Clue | None = None
+    touched: tuple[int, ...] = ()
+    #: Which page of clues the soft keys show (the sixth turns it).
+    clue_page: int = 0
+    #: Where the played or discarded card came from (hand memory).
+    slot: int | None = None
+    #: The card came from a reader: the last choice records it, with no OK.
+    from_reader: bool = False
 
     @property
     def card(self) -> Card | None:
@@ -287,13 +317,27 @@ class Entry:
             return None
         return Card(self.color, self.rank)
 
-    def action(self, player: int) -> Action | None:
+    def action(self, player: int, *, hand_memory: bool = False) -> Action | None:
+        """The action entered, or None while something is missing."""
+        if self.kind is EntryKind.HINT:
+            if self.to is None or self.clue is None:
+                return None
+            color, rank = _clue_parts(self.clue)
+            return Hint(self.to, color, rank, player=player, slots=tuple(sorted(self.touched)))
         card = self.card
-        if card is None or self.kind is None:
+        if card is None or self.kind is None or (hand_memory and self.slot is None):
             return None
         if self.kind is EntryKind.PLAY:
-            return Play(card, self.announce, player=player)
-        return Discard(card, player=player)
+            return Play(card, self.announce, player=player, slot=self.slot)
+        return Discard(card, player=player, slot=self.slot)
+
+
+def _clue_parts(clue: Clue) -> tuple[Color | None, int | None]:
+    """A clue as a hint's (colour, rank): a :class:`Color` is an ``int`` too, so it is
+    told apart first."""
+    if isinstance(clue, Color):
+        return clue, None
+    return None, clue
 
 
 class Controller:
@@ -375,13 +419,67 @@ class Controller:
         """True while a name is being typed (the keyboard then sends text)."""
         return self.editing_name is not None
 
+    @property
+    def hand_memory(self) -> bool:
+        """Whether the game in play records slots (the option ``hand_memory``)."""
+        return self.game is not None and self.game.setup.options.hand_memory
+
+    @property
+    def page_count(self) -> int:
+        """The game screen's pages: the table, the discard pile, and with hand memory
+        every player's hand."""
+        return 3 if self.hand_memory else 2
+
+    def receivers(self) -> list[int]:
+        """Who a hint may be for: every other seat, the next player first."""
+        game = self.game
+        if game is None:
+            return []
+        players, current = game.setup.players, game.position.current
+        return [(current + i) % players for i in range(1, players)]
+
+    def clue_pages(self) -> list[list[InputEvent]]:
+        """A hint's clues, as pages of soft choices: the colours a hint may name, five
+        to a page, then the ranks."""
+        game = self.game
+        if game is None:
+            return []
+        colors: list[InputEvent] = [
+            ChooseColor(suit.color) for suit in game.setup.suits if suit.named_in_hints
+        ]
+        pages = [colors[i : i + CLUES_PER_PAGE] for i in range(0, len(colors), CLUES_PER_PAGE)]
+        return [*pages, [ChooseRank(rank) for rank in range(1, 6)]]
+
+    def entry_hand(self) -> int | None:
+        """The seat whose hand the slot steps show: a hint's receiver, else the player."""
+        entry, game = self.entry, self.game
+        if entry is None or game is None:
+            return None
+        if entry.kind is EntryKind.HINT:
+            return entry.to
+        return game.position.current
+
     def entry_step(self) -> EntryStep | None:
         """Which part of the entry is asked; None when no entry is under way."""
         entry = self.entry
         if entry is None:
             return None
+        if entry.kind is EntryKind.HINT:
+            if entry.to is None:
+                return EntryStep.RECEIVER
+            if entry.clue is None:
+                return EntryStep.CLUE
+            return EntryStep.SLOTS
         if entry.choosing_announce:
             return EntryStep.ANNOUNCE
+        # the slot: first when the card is typed (the player takes it from the hand,
+        # then shows it), after "play or discard?" when a reader read it first
+        if (
+            self.hand_memory
+            and entry.slot is None
+            and (entry.card is None or entry.kind is not None)
+        ):
+            return EntryStep.SLOT
         if entry.color is None:
             return EntryStep.COLOR
         if entry.rank is None:
@@ -399,6 +497,17 @@ class Controller:
             return list(self.game.setup.colors)
         if step is EntryStep.RANK:
             return [1, 2, 3, 4, 5]
+        if step is EntryStep.RECEIVER:
+            return [ChooseSeat(seat) for seat in self.receivers()]
+        if step is EntryStep.CLUE:
+            pages = self.clue_pages()
+            assert self.entry is not None
+            page = pages[self.entry.clue_page % len(pages)]
+            return [*page, MORE_CLUES]
+        if step in (EntryStep.SLOTS, EntryStep.SLOT):
+            seat = self.entry_hand()
+            assert seat is not None
+            return [ChooseSlot(slot) for slot in range(1, self.game.position.hands[seat] + 1)]
         return []
 
     # -- handling ----------------------------------------------------------
@@ -477,6 +586,10 @@ class Controller:
             draft.language = LANGUAGES[(LANGUAGES.index(draft.language) + 1) % len(LANGUAGES)]
         elif row in OPTION_NAMES:
             draft.options = draft.options.cycled(row)
+            if row == "hand_memory":  # said once, as it is turned on: how to hold the cards
+                self.message = (
+                    Info("hand_memory_how_to_hold") if draft.options.hand_memory else None
+                )
 
     def _edit_name(self, event: InputEvent) -> list[Effect]:
         draft, seat = self.draft, self.editing_name
@@ -522,7 +635,9 @@ class Controller:
             return []
         key = event.key
         if key is Key.HINT:
-            return self._record(Hint(player=game.position.current))
+            if not self.hand_memory:
+                return self._record(Hint(player=game.position.current))
+            return self._start_hint()
         if key in (Key.PLAY, Key.DISCARD):
             try:  # refused whatever the card (all 8 tokens for a discard): said at once
                 game.check_kind(Play if key is Key.PLAY else Discard)
@@ -537,10 +652,38 @@ class Controller:
         elif key is Key.UNDO:
             return self._ask_undo()
         elif key in (Key.NEXT, Key.PREVIOUS):
-            self.page = 1 - self.page
+            step = 1 if key is Key.NEXT else -1
+            self.page = (self.page + step) % self.page_count
         elif key is Key.OK:
             self._acknowledge()
         return []
+
+    def _start_hint(self) -> list[Effect]:
+        """Hand memory: a hint is entered (receiver, clue, slots), unless refused whatever
+        it names (no hint token left)."""
+        game = self.game
+        assert game is not None
+        error = self._refusal(Hint(player=game.position.current))
+        if error is not None:
+            self.message = Refused(error)
+            return [Beep("refused")]
+        receivers = self.receivers()
+        self.entry = Entry(EntryKind.HINT, to=receivers[0] if len(receivers) == 1 else None)
+        self.preview = None
+        self.screen = Screen.ENTRY
+        self._acknowledge()
+        return []
+
+    def _refusal(self, action: Action) -> IllegalAction | None:
+        """The refusal ``action`` gets, setting aside that its slots are still to come."""
+        game = self.game
+        assert game is not None
+        try:
+            game.check(action)
+        except IllegalAction as error:
+            if error.code not in NOT_YET_COMPLETE:
+                return error
+        return None
 
     def _acknowledge(self) -> None:
         """A refusal (or a notice line) has been read: the status line shows the last
@@ -555,10 +698,11 @@ class Controller:
             return [Beep("refused")]
         if event.role != "any":
             return self._placed(event.card, event.role)
-        if entry is None:
+        if entry is None or entry.kind is EntryKind.HINT:
             entry = Entry(None)
         entry.color, entry.rank = event.card.color, event.card.rank
         entry.choosing_announce = False
+        entry.from_reader = True
         self.entry = entry
         self.screen = Screen.ENTRY
         self._update_preview()
@@ -571,8 +715,20 @@ class Controller:
         nothing stored, back to the game screen; any entry under way is replaced.
         """
         kind = EntryKind.PLAY if role == "play" else EntryKind.DISCARD
-        self.entry = Entry(kind, card.color, card.rank)
+        self.entry = Entry(kind, card.color, card.rank, from_reader=True)
         self.screen = Screen.ENTRY
+        if self.hand_memory:  # the slot is still to say: refused now if it cannot help
+            game = self.game
+            assert game is not None
+            action = Play(card) if kind is EntryKind.PLAY else Discard(card)
+            error = self._refusal(action._replace(player=game.position.current))
+            if error is None:
+                self.preview = None
+                self._acknowledge()
+                return []
+            self.message = Refused(error)
+            self._cancel_entry()
+            return [Beep("refused")]
         effects = self._confirm_entry()
         if isinstance(self.message, Refused):
             self._cancel_entry()
@@ -584,6 +740,10 @@ class Controller:
         if isinstance(event, CardScanned):
             return self._scanned(event, entry)
         step = self.entry_step()
+        if entry.kind is EntryKind.HINT:
+            return self._on_hint_entry(event, entry, step)
+        if isinstance(event, ChooseSlot):
+            return self._choose_slot(event.slot)
         if isinstance(event, ChooseColor):
             try:  # a colour this game has not (multicolor in a base game): said at once
                 game.check_color(event.color)
@@ -604,12 +764,7 @@ class Controller:
             if key is Key.ERASE:
                 return self._erase_last_choice()
             if step is EntryStep.KIND and key in (Key.PLAY, Key.DISCARD):
-                # Scanned first: the press says what was done with the card, and records it.
-                entry.kind = EntryKind.PLAY if key is Key.PLAY else EntryKind.DISCARD
-                effects = self._confirm_entry()
-                if isinstance(self.message, Refused):
-                    entry.kind = None  # still "play or discard?": the other may be legal
-                return effects
+                return self._kind_of_scanned(key)
             if step is EntryStep.CONFIRM and key is Key.OK:
                 return self._confirm_entry()
             announcing = game.setup.options.timed_display and entry.kind is EntryKind.PLAY
@@ -619,31 +774,168 @@ class Controller:
             elif step is EntryStep.CONFIRM and key is Key.NEXT and announcing:
                 entry.announce = None
             elif key in SOFT_KEYS:
-                choices = self.soft_choices()
-                slot = SOFT_KEYS.index(key)
-                if slot < len(choices):
-                    return self._on_entry(_choice_event(choices[slot]))
+                return self._soft_key(key)
+        self._update_preview()
+        return []
+
+    def _soft_key(self, key: Key) -> list[Effect]:
+        """A button on the entry screen: the choice shown above it, if any."""
+        choices = self.soft_choices()
+        index = SOFT_KEYS.index(key)
+        if index < len(choices):
+            return self._on_entry(choice_event(choices[index]))
+        self._update_preview()
+        return []
+
+    def _kind_of_scanned(self, key: Key) -> list[Effect]:
+        """Scanned first: the press says what was done with the card, and records it
+        (with hand memory, once the slot is said)."""
+        entry = self.entry
+        assert entry is not None
+        entry.kind = EntryKind.PLAY if key is Key.PLAY else EntryKind.DISCARD
+        if self.hand_memory and entry.slot is None:
+            game = self.game
+            assert game is not None
+            card = entry.card
+            assert card is not None
+            action = Play(card) if entry.kind is EntryKind.PLAY else Discard(card)
+            error = self._refusal(action._replace(player=game.position.current))
+            if error is not None:
+                self.message = Refused(error)
+                entry.kind = None  # still "play or discard?": the other may be legal
+                return [Beep("refused")]
+            self._update_preview()
+            return []
+        effects = self._confirm_entry()
+        if isinstance(self.message, Refused):
+            entry.kind = None  # still "play or discard?": the other may be legal
+        return effects
+
+    def _choose_slot(self, slot: int) -> list[Effect]:
+        """Where the played or discarded card came from: refused at once if the hand has
+        no such slot; a card read by a reader is then recorded (no OK)."""
+        entry, game = self.entry, self.game
+        assert entry is not None and game is not None
+        if not self.hand_memory:
+            return []
+        try:
+            game.check_slot(slot)
+        except IllegalAction as error:
+            self.message = Refused(error)
+            return [Beep("refused")]
+        entry.slot = slot
+        self._acknowledge()
+        if entry.from_reader and entry.action(0, hand_memory=True) is not None:
+            effects = self._confirm_entry()
+            if isinstance(self.message, Refused):
+                entry.slot = None  # the card cannot be there: the table says another slot
+                self.preview = None
+            return effects
+        self._update_preview()
+        return []
+
+    def _on_hint_entry(
+        self, event: InputEvent, entry: Entry, step: EntryStep | None
+    ) -> list[Effect]:
+        """Hand memory: a hint's receiver, its colour or rank, the slots it touched, OK."""
+        game = self.game
+        assert game is not None
+        player = game.position.current
+        if isinstance(event, Press):
+            key = event.key
+            if key is Key.BACK:
+                return self._cancel_entry()
+            if key is Key.ERASE:
+                return self._erase_last_choice()
+            if step is EntryStep.SLOTS and key is Key.OK:
+                return self._confirm_entry()
+            if key in SOFT_KEYS:
+                return self._soft_key(key)
+            return []
+        if event == MORE_CLUES and step is EntryStep.CLUE:
+            entry.clue_page = (entry.clue_page + 1) % len(self.clue_pages())
+            return []
+        if step is EntryStep.RECEIVER and isinstance(event, ChooseSeat | ChooseSlot):
+            # a tap on a slot of a player's hand picks the receiver and that slot at once
+            seat = event.seat
+            if seat is None or seat not in self.receivers():
+                return []
+            error = self._refusal(Hint(seat, player=player))
+            if error is not None:
+                self.message = Refused(error)
+                return [Beep("refused")]
+            entry.to = seat
+            if isinstance(event, ChooseSlot) and 1 <= event.slot <= game.position.hands[seat]:
+                entry.touched = (event.slot,)
+            self._acknowledge()
+            return []
+        clue: Clue | None = None
+        if isinstance(event, ChooseColor):
+            clue = event.color
+        elif isinstance(event, ChooseRank) and 1 <= event.rank <= 5:
+            clue = event.rank
+        if clue is not None and step is EntryStep.CLUE:
+            color, rank = _clue_parts(clue)
+            error = self._refusal(Hint(entry.to, color, rank, player=player))
+            if error is not None:  # a colour this game has not, wild multicolor
+                self.message = Refused(error)
+                return [Beep("refused")]
+            entry.clue = clue
+            self._acknowledge()
+        elif isinstance(event, ChooseSlot) and step in (EntryStep.CLUE, EntryStep.SLOTS):
+            assert entry.to is not None
+            if event.seat in (None, entry.to) and 1 <= event.slot <= game.position.hands[entry.to]:
+                touched = entry.touched
+                entry.touched = (
+                    tuple(s for s in touched if s != event.slot)
+                    if event.slot in touched
+                    else (*touched, event.slot)
+                )
+                self._acknowledge()
         self._update_preview()
         return []
 
     def _update_preview(self) -> None:
         entry, game = self.entry, self.game
         self.preview = None
-        if entry is None or game is None or entry.card is None:
+        if entry is None or game is None:
             return
-        action = entry.action(game.position.current) or Play(
-            entry.card, player=game.position.current
-        )
+        player = game.position.current
+        if entry.kind is EntryKind.HINT:
+            hint = entry.action(player)
+            if hint is not None and entry.touched:  # nothing touched yet: nothing to say
+                try:
+                    self.preview = game.preview(hint)
+                except IllegalAction as error:
+                    self.preview = error
+            return
+        if entry.card is None:
+            return
+        action = entry.action(player, hand_memory=self.hand_memory)
+        if action is None:
+            if self.hand_memory:
+                return  # no preview before the slot is known: where it was decides
+            action = Play(entry.card, player=player)
         try:
             self.preview = game.preview(action)
         except IllegalAction as error:
             self.preview = error
 
     def _erase_last_choice(self) -> list[Effect]:
-        """Step back one choice (announce, rank, colour); with none left, leave the entry."""
+        """Step back one choice (announce, rank, colour, slot; a hint's slots, clue,
+        receiver); with none left, leave the entry."""
         entry = self.entry
         assert entry is not None
-        if entry.choosing_announce:
+        if entry.kind is EntryKind.HINT:
+            if entry.touched:
+                entry.touched = entry.touched[:-1]
+            elif entry.clue is not None:
+                entry.clue = None
+            elif entry.to is not None and len(self.receivers()) > 1:
+                entry.to = None
+            else:
+                return self._cancel_entry()
+        elif entry.choosing_announce:
             entry.choosing_announce = False
         elif entry.announce is not None:
             entry.announce = None
@@ -651,6 +943,8 @@ class Controller:
             entry.rank = None
         elif entry.color is not None:
             entry.color = None
+        elif entry.slot is not None:
+            entry.slot = None
         else:
             return self._cancel_entry()
         self._update_preview()
@@ -665,7 +959,7 @@ class Controller:
     def _confirm_entry(self) -> list[Effect]:
         entry, game = self.entry, self.game
         assert entry is not None and game is not None
-        action = entry.action(game.position.current)
+        action = entry.action(game.position.current, hand_memory=self.hand_memory)
         if action is None:
             return []
         effects = self._record(action)
@@ -853,7 +1147,10 @@ class Controller:
         return []
 
 
-def _choice_event(choice: object) -> InputEvent:
+def choice_event(choice: object) -> InputEvent:
+    """The input event a soft choice stands for (a colour, a rank, or an event)."""
+    if isinstance(choice, ChooseColor | ChooseRank | ChooseSeat | ChooseSlot | Select):
+        return choice
     if isinstance(choice, Color):
         return ChooseColor(choice)
     assert isinstance(choice, int)

@@ -13,7 +13,7 @@ this module gathers them into tables by language and says things with them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import Enum
 
 from companion.languages import FALLBACK, Language, discover
@@ -158,6 +158,44 @@ def refusal_text(lang: str, error: IllegalAction, names: tuple[str, ...] = ()) -
         return template.format(**params)
     except (KeyError, IndexError):  # a parameter the error does not carry: the gist
         return template.split(":")[0].rstrip()
+
+
+def slot_list(lang: str, slots: Sequence[int]) -> str:
+    """Slot numbers as a sentence lists them: ``1``, ``1 and 4``, ``2, 3 and 5``.
+
+    >>> slot_list("en", [2, 3, 5]), slot_list("fr", [1, 4]), slot_list("de", [3])
+    ('2, 3 and 5', '1 et 4', '3')
+    """
+    numbers = [str(slot) for slot in slots]
+    if len(numbers) < 2:
+        return "".join(numbers)
+    return tr(lang, "list_and", first=", ".join(numbers[:-1]), last=numbers[-1])
+
+
+def hint_text(
+    lang: str, name: str, clue: Color | int, touched: Sequence[int], hand_size: int
+) -> str:
+    """What a hint adds to its receiver's hand memory, slot by slot.
+
+    >>> hint_text("en", "Bo", Color.RED, [4, 1], 5)
+    'Bo: slots 1 and 4 are red, slots 2, 3 and 5 are not'
+    >>> hint_text("de", "Bo", 3, [2], 4)
+    'Bo: 3 auf Platz 2, nicht auf den Plätzen 1, 3 und 4'
+    """
+    kind = "color" if isinstance(clue, Color) else "rank"
+    word = color_name(lang, clue) if isinstance(clue, Color) else str(clue)
+    hit = sorted(touched)
+    missed = [slot for slot in range(1, hand_size + 1) if slot not in hit]
+    if not hit:
+        what = tr(lang, f"hint_touched_{kind}_none", clue=word)
+    else:
+        count = "one" if len(hit) == 1 else "many"
+        what = tr(lang, f"hint_touched_{kind}_{count}", slots=slot_list(lang, hit), clue=word)
+        if missed:
+            count = "one" if len(missed) == 1 else "many"
+            rest = tr(lang, f"hint_missed_{count}", slots=slot_list(lang, missed))
+            what = tr(lang, "hint_touched_and_missed", touched=what, missed=rest)
+    return tr(lang, "hint_preview", name=name, what=what)
 
 
 def end_reason_text(lang: str, reason: EndReason, name: str = "") -> str:

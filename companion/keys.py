@@ -10,6 +10,8 @@ Press(key=<Key.PLAY: 'play'>)
 ChooseColor(color=<Color.RED: 0>)
 >>> key_event("3", Screen.SETUP, entry_step=None)
 ChooseNumber(number=3)
+>>> key_event("3", Screen.ENTRY, entry_step=EntryStep.SLOTS)
+ChooseSlot(slot=3)
 """
 
 from __future__ import annotations
@@ -19,7 +21,16 @@ from typing import Generic, TypeVar
 
 from companion.controller import EntryStep, Screen
 from engine.cards import Color
-from hardware.events import ChooseColor, ChooseNumber, ChooseRank, InputEvent, Key, Press
+from hardware.events import (
+    ChooseColor,
+    ChooseNumber,
+    ChooseRank,
+    ChooseSeat,
+    ChooseSlot,
+    InputEvent,
+    Key,
+    Press,
+)
 
 T = TypeVar("T")
 
@@ -56,6 +67,11 @@ def key_event(name: str, screen: Screen, *, entry_step: EntryStep | None) -> Inp
     if name.startswith("[") and name.endswith("]"):  # keypad digits: "[3]"
         name = name[1:-1]
     if screen is Screen.ENTRY:
+        digit = int(name) if name in ("1", "2", "3", "4", "5") else None
+        if digit is not None and entry_step in (EntryStep.SLOT, EntryStep.SLOTS):
+            return ChooseSlot(digit)  # hand memory: the slot, 1 the newest at the left
+        if digit is not None and entry_step is EntryStep.RECEIVER:
+            return ChooseSeat(digit - 1)  # the receiver's seat number, as the tiles show
         if name in COLOR_LETTERS and entry_step is not None and entry_step is not EntryStep.KIND:
             return ChooseColor(COLOR_LETTERS[name])
         if name in ("1", "2", "3", "4", "5"):

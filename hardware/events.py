@@ -53,6 +53,26 @@ class ChooseRank:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseSlot:
+    """A slot of a hand was picked (hand memory): 1 is the newest card, at the left.
+
+    In a hint's entry it toggles whether the hint touched that slot; in a play's or a
+    discard's, it says where the card came from. ``seat``: whose hand (a tap on another
+    player's hand while a hint's receiver is asked picks the receiver too).
+    """
+
+    slot: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSeat:
+    """A player was picked by seat (0 first): the receiver of a hint (hand memory)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseNumber:
     """A digit was typed where a number is asked (e.g. player count 2-5)."""
 
@@ -107,6 +127,8 @@ InputEvent = (
     Press
     | ChooseColor
     | ChooseRank
+    | ChooseSlot
+    | ChooseSeat
     | ChooseNumber
     | TypeText
     | CardScanned

@@ -12,6 +12,9 @@ from collections.abc import Callable
 
 from companion.controller import (
     MAX_NAME_LENGTH,
+    MORE_CLUES,
+    SETUP_ROWS,
+    SOFT_KEYS,
     Controller,
     Happened,
     Info,
@@ -25,7 +28,7 @@ from engine.errors import HintTokensFull
 from engine.game import EndReason, Game, Outcome, Rating
 from engine.options import GameOptions
 from engine.table import SimulatedTable
-from hardware.events import ChooseColor, ChooseRank, Key, Press
+from hardware.events import ChooseColor, ChooseRank, ChooseSeat, ChooseSlot, Key, Press
 
 LONG_NAMES = ("Bernadette", "Christopher", "Dominique", "Emmanuelle", "Maximiliane")
 assert all(len(name) <= MAX_NAME_LENGTH for name in LONG_NAMES)
@@ -274,6 +277,116 @@ def history_long(lang: str) -> Controller:
     return controller
 
 
+# -- hand memory (issue 14) --------------------------------------------------------------
+
+HAND_MEMORY = GameOptions(multicolor=Multicolor.SHORT, hand_memory=True)
+
+
+def _hand_memory_game(lang: str) -> Controller:
+    """Five long names, six suits, hand memory: a few hints and a play, Ann to act with
+    slot 1 known as a multicolor 5, slot 2 a 5 that is not multicolor."""
+    from engine import Discard, Hint, Play
+
+    game = Game(_five_players(HAND_MEMORY))
+    for action in (
+        Hint(1, Color.RED, player=0, slots=(1, 3)),
+        Hint(2, None, 2, player=1, slots=(2,)),
+        Play(Card.from_code("R1"), player=2, slot=4),
+        Hint(0, Color.MULTICOLOR, player=3, slots=(1,)),
+        Hint(0, None, 5, player=4, slots=(1, 2)),
+        Hint(1, None, 1, player=0, slots=(2, 4)),
+        Discard(Card.from_code("Y1"), player=1, slot=4),
+        Hint(0, None, 4, player=2, slots=(4,)),
+        Discard(Card.from_code("B3"), player=3, slot=1),
+        Hint(0, Color.GREEN, player=4, slots=(3,)),
+    ):
+        game.apply(action)
+    return _with_last_action(Controller(_draft(lang), game))
+
+
+def hand_memory_game(lang: str) -> Controller:
+    return _hand_memory_game(lang)
+
+
+def hand_memory_hands_page(lang: str) -> Controller:
+    """Every player's hand memory: the game screen's page after the discards."""
+    controller = _hand_memory_game(lang)
+    controller.page = 2
+    return controller
+
+
+def hand_memory_refusal(lang: str) -> Controller:
+    """A hand-memory refusal on the status line: a slot the hand has not."""
+    from engine.errors import IllegalAction
+
+    controller = _hand_memory_game(lang)
+    controller.handle(Press(Key.PLAY))
+    controller.handle(ChooseSlot(5))
+    controller.handle(Press(Key.BACK))
+    assert isinstance(controller.message, Refused)
+    assert isinstance(controller.message.error, IllegalAction)
+    return controller
+
+
+def hand_memory_receiver(lang: str) -> Controller:
+    """A hint: to whom? Four long names."""
+    controller = _hand_memory_game(lang)
+    controller.handle(Press(Key.HINT))
+    return controller
+
+
+def hand_memory_clue_page(page: int) -> Callable[[str], Controller]:
+    def build(lang: str) -> Controller:
+        controller = hand_memory_receiver(lang)
+        controller.handle(ChooseSeat(1))
+        for _ in range(page):  # the button under "›" turns the clues
+            controller.handle(Press(SOFT_KEYS[controller.soft_choices().index(MORE_CLUES)]))
+        return controller
+
+    build.__doc__ = f"A hint's clues, page {page + 1} (six suits)"
+    return build
+
+
+def hand_memory_slots_refused(lang: str) -> Controller:
+    """A hint's slots being picked, said as a sentence, with a contradiction said live:
+    Christopher's slot 4 was hinted red, this red hint leaves it out."""
+    controller = hand_memory_receiver(lang)
+    for event in (ChooseSeat(1), ChooseColor(Color.RED), ChooseSlot(1), ChooseSlot(2)):
+        controller.handle(event)
+    return controller
+
+
+def hand_memory_play_slot(lang: str) -> Controller:
+    """A play: from which slot? Ann's hand drawn with what the hints said."""
+    controller = _hand_memory_game(lang)
+    controller.handle(Press(Key.PLAY))
+    return controller
+
+
+def hand_memory_play_confirm(lang: str) -> Controller:
+    controller = hand_memory_play_slot(lang)
+    for event in (ChooseSlot(1), ChooseColor(Color.MULTICOLOR), ChooseRank(5)):
+        controller.handle(event)
+    return controller
+
+
+def hand_memory_pad_slot(lang: str) -> Controller:
+    """A card placed on the play pad: only its slot is asked."""
+    from hardware.events import CardScanned
+
+    controller = _hand_memory_game(lang)
+    controller.handle(CardScanned("0012345678", Card.from_code("M5"), role="play"))
+    return controller
+
+
+def setup_hand_memory_on(lang: str) -> Controller:
+    """The set-up, hand memory just turned on: how to hold the cards, said once."""
+    controller = Controller(_draft(lang))
+    controller.focus = SETUP_ROWS.index("hand_memory")
+    controller.handle(Press(Key.OK))
+    return controller
+
+
 #: Every state, by name.
 STATES: dict[str, Callable[[str], Controller]] = {
     "final_round_five": final_round_five,
@@ -298,6 +411,18 @@ STATES: dict[str, Callable[[str], Controller]] = {
     "help_first_page": help_page(0),
     "help_last_page": help_page(12),
     "history_long": history_long,
+    "hand_memory_game": hand_memory_game,
+    "hand_memory_hands_page": hand_memory_hands_page,
+    "hand_memory_refusal": hand_memory_refusal,
+    "hand_memory_receiver": hand_memory_receiver,
+    "hand_memory_clues_colours": hand_memory_clue_page(0),
+    "hand_memory_clues_multicolor": hand_memory_clue_page(1),
+    "hand_memory_clues_ranks": hand_memory_clue_page(2),
+    "hand_memory_slots_refused": hand_memory_slots_refused,
+    "hand_memory_play_slot": hand_memory_play_slot,
+    "hand_memory_play_confirm": hand_memory_play_confirm,
+    "hand_memory_pad_slot": hand_memory_pad_slot,
+    "setup_hand_memory_on": setup_hand_memory_on,
 }
 
 __all__ = ["STATES"]

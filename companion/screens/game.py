@@ -14,7 +14,7 @@ import pygame
 
 from companion import i18n
 from companion.controller import Controller, Happened, Info, Refused, Undone
-from companion.screens import piles
+from companion.screens import hand, piles
 from companion.screens.kit import (
     ACCENT,
     BACKGROUND,
@@ -28,6 +28,7 @@ from companion.screens.kit import (
     Kit,
 )
 from companion.screens.piles import holds_all
+from engine.cards import Color
 from engine.game import Game
 from hardware.events import InputEvent, Key, Press
 
@@ -122,10 +123,18 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
         _draw(kit, surface, controller, compact=True)
 
 
+#: The game screen's page of every player's hand (hand memory).
+HANDS_PAGE = 2
+
+
 def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact: bool) -> bool:
     """Draw the game screen; False (and nothing sure) when the fireworks do not fit."""
     game, lang = controller.game, controller.language
     assert game is not None
+    if controller.hand_memory and controller.page == HANDS_PAGE:
+        draw_hands_page(kit, surface, controller)
+        return True
+    texts_before, targets_before = len(kit.texts), len(kit.targets)
     w, h, pad = kit.width, kit.height, kit.pad
     portrait = h > w
     wide = not portrait and w >= 700
@@ -178,9 +187,13 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
     else:
         deck = pygame.Rect(fuses.right + 2 * pad, fuses.top, deck_w, row_h)
 
+    # with hand memory, the hand of the player to act: under the fireworks, or on a wide
+    # panel at the top of the right-hand column, above the discard pile
+    side_hand_h = hand.tile_height(kit) + pad if controller.hand_memory and wide else 0
+    hand_h = hand.tile_height(kit) + pad if controller.hand_memory and not wide else 0
     # the fireworks take what is left, up to 0.3 of the panel; on a tall panel the
     # rest holds the discard pile, under the tokens
-    room = tokens_box.top - pad - top
+    room = tokens_box.top - pad - top - hand_h
     if room < kit.card_height() and not compact:
         return False
     # compact: the fireworks may be flat cards, the symbol and the rank on one line
@@ -188,16 +201,23 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
     fireworks_h = max(least, min(room, int(kit.unit * 0.3)))
     fireworks_box = pygame.Rect(pad, top, inner_w, fireworks_h)
     surplus = room - fireworks_h
-    pile_top = fireworks_box.bottom + tokens_h + 2 * pad
+    pile_top = fireworks_box.bottom + hand_h + tokens_h + 2 * pad
     pile_box = pygame.Rect(pad, pile_top, inner_w, message_box.top - pad - pile_top)
     pile_below = (
         portrait
         and surplus >= floor_line + kit.card_height() + 4 * pad
         and holds_all(kit, game, pile_box.inflate(-2 * pad, -2 * pad))
     )
-    side = pygame.Rect(main_w + pad, top, w - main_w - 2 * pad, bar.top - pad - top)
+    side_top = top + side_hand_h
+    side = pygame.Rect(main_w + pad, side_top, w - main_w - 2 * pad, bar.top - pad - side_top)
     # the pile needs no page of its own where it is shown whole beside or below
     one_page = (wide and holds_all(kit, game, side.inflate(-2 * pad, -2 * pad))) or pile_below
+    if controller.hand_memory and controller.page == 1 and one_page:
+        # no discard page here: the page after the table is every player's hand
+        surface.fill(BACKGROUND)
+        del kit.texts[texts_before:], kit.targets[targets_before:]
+        draw_hands_page(kit, surface, controller)
+        return True
     if not pile_below and surplus > 0:
         # the tokens under the fireworks and the status under them: the room left
         # stays above the buttons, where nothing is to be read
@@ -212,7 +232,7 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
     _draw_deck(kit, surface, deck, game.position.deck)
     show_message = True
     if pile_below:
-        tokens_box.top = fireworks_box.bottom + pad
+        tokens_box.top = fireworks_box.bottom + hand_h + pad
         layout.place("pile", pile_box)
         pygame.draw.rect(surface, PANEL, pile_box, border_radius=8)
         piles.discards(kit, surface, game, pile_box.inflate(-2 * pad, -2 * pad), lang)
@@ -231,6 +251,12 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
     else:
         layout.place("fireworks", fireworks_box)
         piles.fireworks(kit, surface, game, fireworks_box)
+        if hand_h:
+            hand_box = pygame.Rect(pad, fireworks_box.bottom + pad, inner_w, hand_h - pad)
+            _draw_hand(kit, surface, layout.place("hand", hand_box), game)
+    if side_hand_h:
+        hand_box = pygame.Rect(side.left, top, side.width, side_hand_h - pad)
+        _draw_hand(kit, surface, layout.place("hand", hand_box), game)
     layout.place("tokens", tokens_box)
     kit.tokens(surface, tokens_box, game.position.hints)
     if wide:
@@ -259,3 +285,33 @@ def _draw_deck(kit: Kit, surface: pygame.Surface, rect: pygame.Rect, cards: int)
         back.right + kit.pad, rect.top, rect.right - back.right - kit.pad, rect.height
     )
     kit.text(surface, str(cards), number, size=kit.figure, floor=kit.figure)
+
+
+def _draw_hand(kit: Kit, surface: pygame.Surface, rect: pygame.Rect, game: Game) -> None:
+    """The hand memory of the player to act."""
+    hand.draw_row(kit, surface, rect, game.hand_memory(game.position.current), _colors(game))
+
+
+def _colors(game: Game) -> list[Color]:
+    return [suit.color for suit in game.setup.suits]
+
+
+def draw_hands_page(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
+    """Every player's hand memory, under a title where the slots keep two lines with it;
+    a tap anywhere (or NEXT) turns back to the table."""
+    game, lang = controller.game, controller.language
+    assert game is not None
+    w, h, pad = kit.width, kit.height, kit.pad
+    layout = kit.layout()
+    names = game.setup.names
+    hands = [game.hand_memory(seat) for seat in range(game.setup.players)]
+    widest = max(len(memory) for memory in hands)
+    title_h = kit.line_height(kit.big) + pad
+    area = pygame.Rect(pad, pad + title_h, w - 2 * pad, h - title_h - 2 * pad)
+    if not hand.hands_fit(kit, area, names, widest):
+        area = pygame.Rect(pad, pad, w - 2 * pad, h - 2 * pad)  # no title: room for the slots
+    else:
+        title_box = layout.place("title", pygame.Rect(pad, pad, w - 2 * pad, title_h - pad))
+        kit.text(surface, i18n.tr(lang, "hands"), title_box, size=kit.big, color=ACCENT)
+    hand.draw_hands(kit, surface, layout, area, names, hands, _colors(game), game.current_player)
+    kit.target(pygame.Rect(0, 0, w, h), Press(Key.NEXT))
