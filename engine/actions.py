@@ -4,7 +4,7 @@ The companion sees only what the table reveals: a hint may come without its
 receiver or what it named, a play or a discard comes with the card revealed.
 
 >>> Play(Card.from_code("R3"))
-Play(card=Card(color=<Color.RED: 0>, rank=3), announce=None, player=None, at=None)
+Play(card=Card(color=<Color.RED: 0>, rank=3), announce=None, player=None, at=None, slot=None)
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import NamedTuple
 from engine.cards import Card, Color
 
 # Named tuples: immutable values, and the cheapest objects to build (the engine
-# builds one per replayed action). Their field counts differ (5, 4, 3), so two
+# builds one per replayed action). Their field counts differ (6, 5, 4), so two
 # actions of different kinds never compare equal.
 
 
@@ -26,6 +26,8 @@ class Hint(NamedTuple):
     rank: int | None = None
     player: int | None = None
     at: str | None = None
+    #: With hand memory: the slots the hint touched (1 = the newest card, at the left).
+    slots: tuple[int, ...] | None = None
 
 
 class Play(NamedTuple):
@@ -35,6 +37,8 @@ class Play(NamedTuple):
     announce: Color | None = None
     player: int | None = None
     at: str | None = None
+    #: With hand memory: the slot the card came from.
+    slot: int | None = None
 
 
 class Discard(NamedTuple):
@@ -43,6 +47,8 @@ class Discard(NamedTuple):
     card: Card
     player: int | None = None
     at: str | None = None
+    #: With hand memory: the slot the card came from.
+    slot: int | None = None
 
 
 Action = Hint | Play | Discard

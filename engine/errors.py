@@ -129,3 +129,60 @@ class AnnounceNotAllowed(IllegalAction):
 class NothingToUndo(IllegalAction):
     code = "nothing_to_undo"
     default_message = "Nothing to undo: the game has just started"
+
+
+# -- hand memory (RULES.md section 8) --------------------------------------------
+
+
+class SlotsNotRecorded(IllegalAction):
+    code = "slots_not_recorded"
+    default_message = "This game does not keep hand memory: slots are not recorded"
+
+
+class SlotNeeded(IllegalAction):
+    code = "slot_needed"
+    default_message = "With hand memory, say which slot the card came from"
+
+
+class HintNeedsSlots(IllegalAction):
+    code = "hint_needs_slots"
+    default_message = (
+        "With hand memory, a hint names its receiver, one colour or rank, and the slots it touched"
+    )
+
+
+class NoSuchSlot(IllegalAction):
+    code = "no_such_slot"
+
+
+class SlotRepeated(IllegalAction):
+    code = "slot_repeated"
+
+
+class HintTouchesNothing(IllegalAction):
+    code = "hint_touches_nothing"
+    default_message = "A hint must touch at least one card"
+
+
+class HintMustTouch(IllegalAction):
+    """An untouched slot would be left with nothing possible (it can only be the clue)."""
+
+    code = "hint_must_touch"
+
+
+class HintCannotTouch(IllegalAction):
+    """A touched slot cannot be what the hint names."""
+
+    code = "hint_cannot_touch"
+
+
+class CardNotInSlot(IllegalAction):
+    """A revealed card contradicts a hint that touched its slot."""
+
+    code = "card_not_in_slot"
+
+
+class CardRuledOut(IllegalAction):
+    """A revealed card is one its slot is known not to be."""
+
+    code = "card_ruled_out"

@@ -15,7 +15,7 @@ rule. Undo drops the last action and folds the rest again.
 >>> game.apply(Play(Card.from_code("R3"))).fuse_burnt
 True
 >>> game.undo()
-Play(card=Card(color=<Color.RED: 0>, rank=3), announce=None, player=None, at=None)
+Play(card=Card(color=<Color.RED: 0>, rank=3), announce=None, player=None, at=None, slot=None)
 >>> game.position.fuses
 0
 """
@@ -23,11 +23,14 @@ Play(card=Card(color=<Color.RED: 0>, rank=3), announce=None, player=None, at=Non
 from __future__ import annotations
 
 from enum import Enum
+from functools import cache
 from typing import NamedTuple
 
 from engine import errors
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card, Color
+from engine.memory import SlotKnowledge, after_hint, after_leaving, color_answers
+from engine.options import GameOptions
 from engine.setup import MAX_FUSES, MAX_HINTS, GameSetup
 
 
@@ -142,6 +145,7 @@ class Position:
         "fuses",
         "hands",
         "hints",
+        "memory",
         "seen",
         "turns",
     )
@@ -151,6 +155,11 @@ class Position:
         self.fuses = 0
         self.deck = setup.initial_deck
         self.hands = [setup.hand_size] * setup.players
+        #: With hand memory: per seat, what each slot may be (slot 1 first); else None.
+        self.memory: list[tuple[SlotKnowledge, ...]] | None = None
+        if setup.options.hand_memory:
+            fresh = SlotKnowledge.fresh(setup.options)
+            self.memory = [(fresh,) * setup.hand_size for _ in range(setup.players)]
         #: Top rank of each firework, indexed by colour (0: none yet).
         self.fireworks = [0] * len(Color)
         #: Played plus discarded copies of each card, indexed by ``Card.ordinal``.
@@ -233,6 +242,26 @@ class Game:
         """Raise :class:`~engine.errors.SuitNotInGame` if this game has no suit of ``color``
         (a card's colour or an announcement, refused as soon as it is picked)."""
         _check_suit(self.setup, color)
+
+    def check_slot(self, slot: int) -> None:
+        """Raise the refusal a play or a discard from ``slot`` gets whatever its card (no
+        hand memory, no such slot), so that the table hears it before it picks the card.
+
+        >>> from engine import GameOptions, GameSetup
+        >>> Game(GameSetup(players=4, options=GameOptions(hand_memory=True))).check_slot(5)
+        Traceback (most recent call last):
+        ...
+        engine.errors.NoSuchSlot: Player 1 has 4 cards: there is no slot 5
+        """
+        if self.position.end_reason is not None:
+            raise errors.GameIsOver()
+        _check_slot(self.setup, self.position, self.position.current, slot)
+
+    def hand_memory(self, seat: int) -> tuple[SlotKnowledge, ...]:
+        """What the hints told ``seat`` about each card, slot 1 (the newest) first; an
+        empty tuple without hand memory."""
+        memory = self.position.memory
+        return () if memory is None else memory[seat]
 
     def preview(self, action: Action) -> Event:
         """What ``action`` would do, without doing it (for a confirm step)."""
@@ -393,10 +422,21 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
         )
     if isinstance(action, Hint):
         _check_hint(setup, position, action, player)
+        if position.memory is not None:
+            _check_hint_slots(setup, position, action)
+        elif action.slots is not None:
+            raise errors.SlotsNotRecorded()
         return
     if not isinstance(action, (Play, Discard)):
         raise TypeError(f"not an action: {action!r}")
     _check_before_the_card(position, type(action))
+    slot = action.slot
+    if position.memory is not None:
+        if slot is None:
+            raise errors.SlotNeeded()
+        _check_slot(setup, position, player, slot)
+    elif slot is not None:
+        raise errors.SlotsNotRecorded()
     card = action.card
     index = card[0] * 5 + card[1] - 1  # Card.ordinal, without the property call
     copies = setup.copies[index]
@@ -417,6 +457,8 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
         if not setup.options.timed_display:
             raise errors.AnnounceNotAllowed()
         _check_suit(setup, action.announce)
+    if position.memory is not None and slot is not None:
+        _check_card_in_slot(setup, position.memory[player][slot - 1], slot, card)
 
 
 def _check_suit(setup: GameSetup, color: Color) -> None:
@@ -472,6 +514,106 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
         raise errors.NoSuchRank(f"A hint names a rank from 1 to 5, not {rank}", rank=rank)
 
 
+def _check_slot(setup: GameSetup, position: Position, seat: int, slot: int) -> None:
+    """A slot a card of ``seat`` can come from."""
+    if position.memory is None:
+        raise errors.SlotsNotRecorded()
+    size = position.hands[seat]
+    if type(slot) is not int or not 1 <= slot <= size:
+        name = setup.names[seat]
+        cards = "1 card" if size == 1 else f"{size} cards"
+        raise errors.NoSuchSlot(
+            f"{name} has {cards}: there is no slot {slot}", seat=seat, slot=slot, size=size
+        )
+
+
+def _clue_word(clue: Color | int) -> str:
+    return clue.label if isinstance(clue, Color) else str(clue)
+
+
+def _clue_params(clue: Color | int) -> dict[str, object]:
+    return {"color": clue} if isinstance(clue, Color) else {"rank": clue}
+
+
+def _check_hint_slots(setup: GameSetup, position: Position, hint: Hint) -> None:
+    """The hand-memory refusals of a hint (RULES.md section 8): it names its receiver, one
+    clue and the slots it touched, and contradicts no earlier hint."""
+    to, slots = hint.to, hint.slots
+    clue: Color | int | None = hint.color if hint.color is not None else hint.rank
+    if to is None or clue is None or slots is None:
+        raise errors.HintNeedsSlots()
+    assert position.memory is not None
+    for slot in slots:
+        _check_slot(setup, position, to, slot)
+    touched = frozenset(slots)
+    if len(touched) < len(slots):
+        repeated = next(slot for slot in slots if slots.count(slot) > 1)
+        raise errors.SlotRepeated(f"Slot {repeated} is named twice", slot=repeated)
+    if not touched and not setup.options.empty_clues:
+        raise errors.HintTouchesNothing()
+    before = position.memory[to]
+    after = after_hint(before, clue, touched, wild=setup.options.wild_multicolor)
+    empty = [
+        number for number, slot in enumerate(after, start=1) if not (slot.colors and slot.ranks)
+    ]
+    if not empty:
+        return
+    # A slot the hint should have touched first: the likelier slip is a mis-pointed hint.
+    number = min(empty, key=lambda number: (number in touched, number))
+    word, slot_name = _clue_word(clue), f"{setup.names[to]}'s slot {number}"
+    params = {"seat": to, "slot": number, **_clue_params(clue)}
+    undo = "Check the slots, or undo the earlier hint"
+    if number in touched:
+        raise errors.HintCannotTouch(
+            f"{slot_name} cannot be {word}: a {word} hint cannot touch it. {undo}", **params
+        )
+    raise errors.HintMustTouch(
+        f"{slot_name} can only be {word}: a {word} hint must touch it. {undo}", **params
+    )
+
+
+def _check_card_in_slot(setup: GameSetup, slot: SlotKnowledge, number: int, card: Card) -> None:
+    """A revealed card must be possible in its slot (RULES.md section 8)."""
+    if slot.allows(card):
+        return
+    wild = setup.options.wild_multicolor
+    if card.color not in slot.colors:
+        fact: Color | int = card.color
+        hinted: Color | int | None = next(
+            (
+                clue
+                for clue in slot.clues
+                if isinstance(clue, Color) and card.color not in color_answers(clue, wild)
+            ),
+            None,
+        )
+    else:
+        fact = card.rank
+        hinted = next(
+            (clue for clue in slot.clues if not isinstance(clue, Color) and clue != card.rank),
+            None,
+        )
+    end = f"{card.code()} cannot be there. Check the slot, or undo the hint"
+    if hinted is not None:
+        raise errors.CardNotInSlot(
+            f"Slot {number} was hinted {_clue_word(hinted)}: {end}",
+            slot=number,
+            card=card,
+            **_clue_params(hinted),
+        )
+    raise errors.CardRuledOut(
+        f"Slot {number} cannot be {_clue_word(fact)}: {end}",
+        slot=number,
+        card=card,
+        **_clue_params(fact),
+    )
+
+
+@cache
+def _fresh_slot(options: GameOptions) -> SlotKnowledge:
+    return SlotKnowledge.fresh(options)
+
+
 def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
     """Apply a checked action to ``position`` and say what happened."""
     player = position.current
@@ -485,6 +627,13 @@ def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
         kind = EventKind.HINT
         position.hints -= 1
         hints_change = -1
+        memory = position.memory
+        if memory is not None and action.to is not None and action.slots is not None:
+            clue = action.color if action.color is not None else action.rank
+            assert clue is not None
+            memory[action.to] = after_hint(
+                memory[action.to], clue, frozenset(action.slots), wild=setup.options.wild_multicolor
+            )
     else:
         card = action.card
         color, rank = card
@@ -532,6 +681,11 @@ def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
             hands[player] += 1
             drew = True
             final_round_started = position.deck == 0 and not setup.options.crowning_piece
+        memory = position.memory
+        if memory is not None and action.slot is not None:
+            memory[player] = after_leaving(
+                memory[player], action.slot, _fresh_slot(setup.options) if drew else None
+            )
 
     position.turns += 1
     if end is None:

@@ -29,6 +29,7 @@ from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card, CardFormatError, Color
 from engine.errors import CompanionError, IllegalAction
 from engine.game import Game
+from engine.memory import SlotKnowledge
 from engine.options import OPTION_NAMES, GameOptions
 from engine.setup import GameSetup, SetupError
 
@@ -42,9 +43,9 @@ _CARD_BY_CODE = {card.code(): card for card in ALL_CARDS}
 # parser builds one per line.
 _new_tuple = tuple.__new__
 _ACTION_KEYS = {
-    "hint": frozenset({"action", "to", "color", "rank", "player", "at"}),
-    "play": frozenset({"action", "card", "announce", "player", "at"}),
-    "discard": frozenset({"action", "card", "player", "at"}),
+    "hint": frozenset({"action", "to", "color", "rank", "player", "at", "slots"}),
+    "play": frozenset({"action", "card", "announce", "player", "at", "slot"}),
+    "discard": frozenset({"action", "card", "player", "at", "slot"}),
 }
 
 
@@ -100,9 +101,11 @@ def parse_log(text: str) -> GameLog:
             header_line = number
             continue
         try:
-            actions.append(parse_action(obj))
+            action = parse_action(obj)
+            _check_slots_present(action, setup.options.hand_memory)
         except ValueError as error:
             raise LogFormatError(number, str(error)) from None
+        actions.append(action)
         lines.append(number)
     if setup is None:
         raise LogFormatError(max(header_line, 1), "the log is empty: it needs a header line")
@@ -162,7 +165,7 @@ def parse_action(obj: dict[str, Any]) -> Action:
     """Build an action from its JSON object; ``ValueError`` with the reason if malformed.
 
     >>> parse_action({"action": "discard", "card": "B1", "player": 1})
-    Discard(card=Card(color=<Color.BLUE: 3>, rank=1), player=1, at=None)
+    Discard(card=Card(color=<Color.BLUE: 3>, rank=1), player=1, at=None, slot=None)
     """
     kind = obj.get("action")
     allowed = _ACTION_KEYS.get(kind) if type(kind) is str else None
@@ -185,18 +188,55 @@ def parse_action(obj: dict[str, Any]) -> Action:
             if rank is not None and (type(rank) is not int or not 1 <= rank <= 5):
                 raise ValueError("rank must be a number from 1 to 5")
             color = None if color is None else Color.from_name(color)
-            return _new_tuple(Hint, (to, color, rank, player, at))
+            slots = obj.get("slots")
+            if slots is not None:
+                slots = _parse_slots(slots)
+            return _new_tuple(Hint, (to, color, rank, player, at, slots))
         card = obj.get("card")
         if card is None:
             raise ValueError(f'a {kind} action needs its card, like "card": "R3"')
         card = (type(card) is str and _CARD_BY_CODE.get(card)) or Card.from_code(card)
+        slot = obj.get("slot")
+        if slot is not None and not _is_slot(slot):
+            raise ValueError("slot must be a whole number from 1")
         if kind == "play":
             announce = obj.get("announce")
             announce = None if announce is None else Color.from_name(announce)
-            return _new_tuple(Play, (card, announce, player, at))
-        return _new_tuple(Discard, (card, player, at))
+            return _new_tuple(Play, (card, announce, player, at, slot))
+        return _new_tuple(Discard, (card, player, at, slot))
     except CardFormatError as error:
         raise ValueError(str(error)) from None
+
+
+def _is_slot(value: object) -> bool:
+    return type(value) is int and value >= 1
+
+
+def _parse_slots(value: object) -> tuple[int, ...]:
+    """The ``slots`` of a hint: distinct whole numbers from 1 (GAME-LOG.md, "Hand memory")."""
+    if type(value) is not list or not all(_is_slot(slot) for slot in value):
+        raise ValueError("slots must be a list of whole numbers from 1, like [1, 4]")
+    if len(set(value)) < len(value):
+        repeated = next(slot for slot in value if value.count(slot) > 1)
+        raise ValueError(f"slot {repeated} is listed twice in slots")
+    return tuple(value)
+
+
+def _check_slots_present(action: Action, hand_memory: bool) -> None:
+    """With hand memory every action says where its cards were; without, none does."""
+    if isinstance(action, Hint):
+        if not hand_memory:
+            if action.slots is not None:
+                raise ValueError('"slots" needs "hand_memory": true in the header')
+        elif action.to is None or (action.color is None and action.rank is None):
+            raise ValueError('with hand memory a hint names "to" and a "color" or a "rank"')
+        elif action.slots is None:
+            raise ValueError('with hand memory a hint lists the "slots" it touched')
+    elif not hand_memory:
+        if action.slot is not None:
+            raise ValueError('"slot" needs "hand_memory": true in the header')
+    elif action.slot is None:
+        raise ValueError(f'with hand memory a {type(action).__name__.lower()} names its "slot"')
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
@@ -212,6 +252,8 @@ def action_to_dict(action: Action) -> dict[str, Any]:
             out["color"] = action.color.label
         if action.rank is not None:
             out["rank"] = action.rank
+        if action.slots is not None:
+            out["slots"] = list(action.slots)
     else:
         out = {"action": "play" if isinstance(action, Play) else "discard"}
         if action.player is not None:
@@ -219,6 +261,8 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         out["card"] = action.card.code()
         if isinstance(action, Play) and action.announce is not None:
             out["announce"] = action.announce.label
+        if action.slot is not None:
+            out["slot"] = action.slot
     if action.at is not None:
         out["at"] = action.at
     return out
@@ -252,7 +296,7 @@ def summary(game: Game) -> dict[str, Any]:
     """The object ``replay`` prints (GAME-LOG.md, "Replaying")."""
     position = game.position
     outcome, reason, rating = game.outcome, game.end_reason, game.rating
-    return {
+    out: dict[str, Any] = {
         "status": "over" if game.is_over else "playing",
         "outcome": None if outcome is None else outcome.value,
         "end_reason": None if reason is None else reason.value,
@@ -267,4 +311,20 @@ def summary(game: Game) -> dict[str, Any]:
         "final_round_turns_left": position.final_round_turns_left,
         "fireworks": {color.label: position.fireworks[color] for color in game.setup.colors},
         "discards": [card.code() for card in sorted(position.discards)],
+    }
+    if position.memory is not None:
+        out["hands"] = [[slot_to_dict(slot) for slot in hand] for hand in position.memory]
+    return out
+
+
+def slot_to_dict(slot: SlotKnowledge) -> dict[str, list[Any]]:
+    """What a slot may still be, as ``replay`` prints it: colours in suit order, ranks up.
+
+    >>> from engine.options import GameOptions
+    >>> slot_to_dict(SlotKnowledge.fresh(GameOptions())._replace(ranks=frozenset({4, 2})))
+    {'colors': ['red', 'yellow', 'green', 'blue', 'white'], 'ranks': [2, 4]}
+    """
+    return {
+        "colors": [color.label for color in sorted(slot.colors)],
+        "ranks": sorted(slot.ranks),
     }

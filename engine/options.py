@@ -111,6 +111,12 @@ class GameOptions:
     strikeout_keeps_score: bool = dataclasses.field(
         default=False, metadata=_about("Losing the third fuse keeps the score instead of 0.")
     )
+    hand_memory: bool = dataclasses.field(
+        default=False,
+        metadata=_about(
+            "The companion remembers which cards each hint touched, by slot (new cards left)."
+        ),
+    )
 
     # -- the options as data -------------------------------------------------
 

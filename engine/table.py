@@ -73,8 +73,29 @@ class SimulatedTable:
                     hints.append(hint)
         return hints
 
+    def slot_of(self, seat: int, card: Card) -> int:
+        """The slot of ``card`` in ``seat``'s hand (its first copy); the hand is kept oldest
+        first, so slot 1, the newest card, is the last one (GAME-LOG.md, "Hand memory")."""
+        hand = self.hands[seat]
+        return len(hand) - hand.index(card)
+
+    def with_slots(self, action: Action) -> Action:
+        """``action`` with the slots a table keeping hand memory enters."""
+        if not self.setup.options.hand_memory:
+            return action
+        if isinstance(action, Hint):
+            assert action.to is not None
+            size = len(self.hands[action.to])
+            slots = tuple(sorted(size - index for index in self.touched(action.to, action)))
+            return action._replace(slots=slots)
+        return action._replace(slot=self.slot_of(self.game.position.current, action.card))
+
     def choose(self) -> Action:
-        """A legal action for the player to act, with the real card."""
+        """A legal action for the player to act, with the real card (and slots, with hand
+        memory)."""
+        return self.with_slots(self._choose())
+
+    def _choose(self) -> Action:
         game, rng = self.game, self.rng
         player = game.position.current
         hand = self.hands[player]
