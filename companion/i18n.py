@@ -140,6 +140,16 @@ def refusal_text(lang: str, error: IllegalAction, names: tuple[str, ...] = ()) -
     'Alle 8 Hinweisplättchen sind verfügbar: Abwerfen ist nicht erlaubt'
     """
     params: dict[str, object] = dict(error.params)
+    # hand memory: what a hint named, a colour or a rank, as one word ({clue}); a hand's
+    # size as a counted word ({cards})
+    clue = params.get("color", params.get("rank"))
+    if isinstance(clue, Color):
+        params["clue"] = color_name(lang, clue)
+    elif isinstance(clue, int):
+        params["clue"] = str(clue)
+    size = params.get("size")
+    if isinstance(size, int):
+        params["cards"] = counted(lang, "cards", size)
     for key in ("player", "claimed", "seat"):
         seat = params.get(key)
         if isinstance(seat, int):

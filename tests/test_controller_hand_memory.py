@@ -84,11 +84,24 @@ def tap(c: Controller, wanted: InputEvent, size: tuple[int, int] = (480, 320)) -
     """A tap on what the screen drew for ``wanted``, resolved as the app resolves it
     (the last target drawn under the finger wins)."""
     targets = Renderer(size, strict=True).draw(pygame.Surface(size), c)
-    rect = next((rect for rect, event in reversed(targets) if event == wanted), None)
-    assert rect is not None, f"nothing drawn for {wanted} on {c.screen} {c.entry_step()}"
-    under = next(event for box, event in reversed(targets) if box.collidepoint(rect.center))
-    assert under == wanted
-    return c.handle(under)
+    point = next(
+        (
+            (x, y)
+            for rect, event in reversed(targets)
+            if event == wanted
+            for y in range(rect.top, rect.bottom, 2)
+            for x in range(rect.left, rect.right, 2)
+            if under((x, y), targets) == wanted
+        ),
+        None,
+    )
+    assert point is not None, f"no tap gives {wanted} on {c.screen} {c.entry_step()}"
+    return c.handle(wanted)
+
+
+def under(point: tuple[int, int], targets: list) -> InputEvent | None:
+    """What a tap there means: the last target drawn under it, as the app resolves it."""
+    return next((event for box, event in reversed(targets) if box.collidepoint(point)), None)
 
 
 def press(c: Controller, choice: object) -> list:

@@ -370,7 +370,32 @@ def realistic_refusals() -> list[IllegalAction]:
     errors.append(refused(wild, Hint(to=1, color=M)))  # hint_color_not_allowed
     timed = Game(GameSetup(players=3, names=NAMES, options=GameOptions(timed_display=True)))
     errors.append(refused(timed, Play(C("R1"), M)))  # suit_not_in_game (an announce)
-    return errors + empty_hand_refusals()
+    return errors + empty_hand_refusals() + hand_memory_refusals()
+
+
+def hand_memory_refusals() -> list[IllegalAction]:
+    """Hand memory (issue 14): Ann hints Bo red on slots 1 and 4, then the slips a table
+    makes."""
+    setup = GameSetup(players=3, names=NAMES, options=GameOptions(hand_memory=True))
+    game = Game(setup)
+    errors = [
+        refused(game, Hint(to=1, color=R)),  # hint_needs_slots
+        refused(game, Play(C("R1"))),  # slot_needed
+        refused(game, Play(C("R1"), slot=6)),  # no_such_slot
+        refused(game, Hint(to=1, color=R, slots=(2, 2))),  # slot_repeated
+        refused(game, Hint(to=1, color=R, slots=())),  # hint_touches_nothing
+    ]
+    game.apply(Hint(to=1, color=R, slots=(1, 4)))
+    errors.append(refused(game, Play(C("B1"), slot=1)))  # card_not_in_slot
+    errors.append(refused(game, Play(C("R1"), slot=2)))  # card_ruled_out
+    game.apply(Play(C("B1"), slot=2))  # Bo: red now in slots 2 and 4
+    errors.append(refused(game, Hint(to=1, color=R, slots=(2,))))  # hint_must_touch
+    game = Game.replay(setup, [Hint(to=1, color=R, slots=(1,))])
+    game.apply(Hint(to=0, color=B, slots=(1,)))
+    errors.append(refused(game, Hint(to=1, color=B, slots=(1,))))  # hint_cannot_touch
+    plain = Game(GameSetup(players=3, names=NAMES))
+    errors.append(refused(plain, Play(C("R1"), slot=1)))  # slots_not_recorded
+    return errors
 
 
 RAISED = realistic_refusals()

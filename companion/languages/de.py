@@ -209,6 +209,7 @@ LANGUAGE = Language(
     plural=lambda n: int(n != 1),
     plural_expression="n != 1",
     counted={
+        "cards": ("{n} Karte", "{n} Karten"),
         "turns": ("{n} Zug", "{n} Züge"),
         "hints": ("{n} Hinweis", "{n} Hinweise"),
         "discards": ("{n} Abwurf", "{n} Abwürfe"),
@@ -239,6 +240,33 @@ LANGUAGE = Language(
         ),
         "announce_not_allowed": "Eine Farbe ansagen geht nur in der Variante Farbansage",
         "nothing_to_undo": "Nichts zurückzunehmen: Das Spiel hat gerade erst begonnen",
+        "slots_not_recorded": (
+            "Dieses Spiel führt kein Handgedächtnis: Plätze werden nicht eingetragen"
+        ),
+        "slot_needed": "Mit Handgedächtnis: Von welchem Platz kam die Karte?",
+        "hint_needs_slots": (
+            "Mit Handgedächtnis nennt ein Hinweis, an wen er geht, eine Farbe oder Zahl "
+            "und die Plätze, die er betrifft"
+        ),
+        "no_such_slot": "{seat_name} hat {cards}: Es gibt keinen Platz {slot}",
+        "slot_repeated": "Platz {slot} ist zweimal genannt",
+        "hint_touches_nothing": "Ein Hinweis muss mindestens eine Karte zeigen",
+        "hint_must_touch": (
+            "Platz {slot} von {seat_name} kann nur {clue} sein: Ein Hinweis {clue} muss ihn "
+            "betreffen. Bitte die Plätze prüfen oder den früheren Hinweis zurücknehmen"
+        ),
+        "hint_cannot_touch": (
+            "Platz {slot} von {seat_name} kann nicht {clue} sein: Ein Hinweis {clue} kann ihn "
+            "nicht betreffen. Bitte die Plätze prüfen oder den früheren Hinweis zurücknehmen"
+        ),
+        "card_not_in_slot": (
+            "Platz {slot} bekam den Hinweis {clue}: {card} kann dort nicht liegen. "
+            "Bitte den Platz prüfen oder den Hinweis zurücknehmen"
+        ),
+        "card_ruled_out": (
+            "Platz {slot} kann nicht {clue} sein: {card} kann dort nicht liegen. "
+            "Bitte den Platz prüfen oder den Hinweis zurücknehmen"
+        ),
         "illegal_action": "Dieser Zug ist nicht erlaubt",
     },
     card="{color} {rank}",

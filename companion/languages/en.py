@@ -190,6 +190,7 @@ LANGUAGE = Language(
     plural=lambda n: int(n != 1),
     plural_expression="n != 1",
     counted={
+        "cards": ("{n} card", "{n} cards"),
         "turns": ("{n} turn", "{n} turns"),
         "hints": ("{n} hint", "{n} hints"),
         "discards": ("{n} discard", "{n} discards"),
@@ -217,6 +218,29 @@ LANGUAGE = Language(
         ),
         "announce_not_allowed": "Announcing a colour is only allowed in the timed display variant",
         "nothing_to_undo": "Nothing to undo: the game has just started",
+        "slots_not_recorded": "This game does not keep hand memory: slots are not recorded",
+        "slot_needed": "With hand memory, say which slot the card came from",
+        "hint_needs_slots": (
+            "With hand memory, a hint names its receiver, one colour or rank, and the slots it touched"
+        ),
+        "no_such_slot": "{seat_name} has {cards}: there is no slot {slot}",
+        "slot_repeated": "Slot {slot} is named twice",
+        "hint_touches_nothing": "A hint must touch at least one card",
+        "hint_must_touch": (
+            "{seat_name}'s slot {slot} can only be {clue}: a {clue} hint must touch it. "
+            "Check the slots, or undo the earlier hint"
+        ),
+        "hint_cannot_touch": (
+            "{seat_name}'s slot {slot} cannot be {clue}: a {clue} hint cannot touch it. "
+            "Check the slots, or undo the earlier hint"
+        ),
+        "card_not_in_slot": (
+            "Slot {slot} was hinted {clue}: {card} cannot be there. "
+            "Check the slot, or undo the hint"
+        ),
+        "card_ruled_out": (
+            "Slot {slot} cannot be {clue}: {card} cannot be there. Check the slot, or undo the hint"
+        ),
         "illegal_action": "That action is not allowed",
     },
     card="{color} {rank}",

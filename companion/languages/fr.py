@@ -185,26 +185,27 @@ LANGUAGE = Language(
         ("Tab / flèches", "SUIV", "page / ligne suivante"),
         ("m", "OK long", "menu"),
         ("2-5", "", "joueurs (préparation)"),
-        "mémoire des mains\u00a0: destinataire, couleur ou valeur, emplacements, OK",
-        "mémoire des mains\u00a0: un emplacement (1 = la plus récente, à gauche)",
+        (
+            "h",
+            "INDICE",
+            "mémoire des mains\u00a0: destinataire, couleur ou valeur, emplacements, OK",
+        ),
+        (
+            "1-5",
+            "touches",
+            "mémoire des mains\u00a0: un emplacement (1 = la plus récente, à gauche)",
+        ),
         ("Tab", "SUIV", "mémoire des mains\u00a0: la main de chacun (une page)"),
         ("Max", "", "meilleur score encore possible"),
         ("Marge", "", "défausses possibles avant que Max baisse"),
         ("!", "", "dernier exemplaire d'une carte utile"),
         ("×", "", "tous les exemplaires partis\u00a0: carte perdue, feu plafonné"),
         ("toucher", "feux", "afficher la défausse"),
-        (
-            "h",
-            "INDICE",
-        ),
-        (
-            "1-5",
-            "touches",
-        ),
     ),
     plural=lambda n: int(n > 1),
     plural_expression="n > 1",
     counted={
+        "cards": ("{n} carte", "{n} cartes"),
         "turns": ("{n} tour", "{n} tours"),
         "hints": ("{n} indice", "{n} indices"),
         "discards": ("{n} défausse", "{n} défausses"),
@@ -230,6 +231,34 @@ LANGUAGE = Language(
         ),
         "announce_not_allowed": "Annoncer une couleur n'est permis que dans la chorégraphie minutée",
         "nothing_to_undo": "Rien à annuler\u00a0: la partie vient de commencer",
+        "slots_not_recorded": (
+            "Cette partie ne garde pas la mémoire des mains\u00a0: les emplacements ne sont pas notés"
+        ),
+        "slot_needed": "Avec la mémoire des mains, dites de quel emplacement vient la carte",
+        "hint_needs_slots": (
+            "Avec la mémoire des mains, un indice dit son destinataire, une couleur ou une "
+            "valeur, et les emplacements touchés"
+        ),
+        "no_such_slot": "{seat_name} a {cards}\u00a0: il n'y a pas d'emplacement {slot}",
+        "slot_repeated": "L'emplacement {slot} est nommé deux fois",
+        "hint_touches_nothing": "Un indice doit toucher au moins une carte",
+        "hint_must_touch": (
+            "L'emplacement {slot} de {seat_name} ne peut être que {clue}\u00a0: un indice "
+            "{clue} doit le toucher. Vérifiez les emplacements, ou annulez l'indice précédent"
+        ),
+        "hint_cannot_touch": (
+            "L'emplacement {slot} de {seat_name} ne peut pas être {clue}\u00a0: un indice "
+            "{clue} ne peut pas le toucher. Vérifiez les emplacements, ou annulez l'indice "
+            "précédent"
+        ),
+        "card_not_in_slot": (
+            "L'emplacement {slot} a reçu l'indice {clue}\u00a0: {card} ne peut pas y être. "
+            "Vérifiez l'emplacement, ou annulez l'indice"
+        ),
+        "card_ruled_out": (
+            "L'emplacement {slot} ne peut pas être {clue}\u00a0: {card} ne peut pas y être. "
+            "Vérifiez l'emplacement, ou annulez l'indice"
+        ),
         "illegal_action": "Action interdite",
     },
     card="{rank} {color}",

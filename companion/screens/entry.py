@@ -131,6 +131,8 @@ def _info_lines(lang: str, controller: Controller) -> list[tuple[str, tuple[int,
     prompt = i18n.tr(lang, _PROMPTS[step]) if step in _PROMPTS else ""
     if isinstance(preview, IllegalAction) and entry.kind is not EntryKind.HINT:
         prompt = i18n.tr(lang, "refused")
+    if step is EntryStep.SLOTS and entry.touched:
+        prompt = ""  # the sentence, or why it cannot be, says it now
     lines: list[tuple[str, tuple[int, int, int]]] = []
     if prompt:
         lines.append((prompt, TEXT))
@@ -141,7 +143,12 @@ def _info_lines(lang: str, controller: Controller) -> list[tuple[str, tuple[int,
         isinstance(message, Refused) and message.error is preview
     ):  # refused during the entry (a colour the game has not, an unknown tag): said
         lines.append(message_text(controller))
-    if entry.kind is EntryKind.HINT and entry.to is not None and entry.clue is not None:
+    if (
+        entry.kind is EntryKind.HINT
+        and entry.to is not None
+        and entry.clue is not None
+        and not isinstance(preview, IllegalAction)
+    ):
         size = game.position.hands[entry.to]
         name = game.setup.names[entry.to]
         said = i18n.hint_text(lang, name, entry.clue, entry.touched, size)
@@ -215,7 +222,7 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
             others = []
         else:
             tiles_top -= others_h
-            for i, event in enumerate(others):
+            for i, other in enumerate(others):
                 row, column = divmod(i, across)
                 face = layout.place(
                     f"other clue {i}",
@@ -226,8 +233,8 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
                         tile_h,
                     ),
                 )
-                _clue_face(kit, surface, face, event, controller)
-                kit.target(face, event)
+                _clue_face(kit, surface, face, other, controller)
+                kit.target(face, other)
             tiles_top += others_h
 
     # the card and, beside it, what is asked and what the entry will do

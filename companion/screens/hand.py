@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 import pygame
-from engine.memory import SlotKnowledge
 
 from companion.screens.kit import (
     ACCENT,
@@ -33,6 +32,7 @@ from companion.screens.kit import (
     Layout,
 )
 from engine.cards import Color
+from engine.memory import SlotKnowledge
 from hardware.events import ChooseSlot
 
 
