@@ -293,11 +293,12 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
                 name_box = face
             kit.text(surface, _seat_label(controller, event.seat), name_box, align="center")
             if with_hands:
-                row = pygame.Rect(face.left + 4, name_box.bottom, face.width - 8, 0)
-                row.height = face.bottom - 4 - row.top
+                slots_box = pygame.Rect(face.left + 4, name_box.bottom, face.width - 8, 0)
+                slots_box.height = face.bottom - 4 - slots_box.top
                 kit.target(tile, event)  # the name and the label; the slots above it
+                memory_of = game.hand_memory(event.seat)
                 for slot, box in enumerate(
-                    hand.draw_row(kit, surface, row, game.hand_memory(event.seat), colors),
+                    hand.draw_row(kit, surface, slots_box, memory_of, colors),
                     start=1,
                 ):
                     kit.target(box, ChooseSlot(slot, event.seat))
