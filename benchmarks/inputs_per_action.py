@@ -117,10 +117,11 @@ class Table:
         return [e.action for e in self.effects if isinstance(e, RecordAction)]
 
 
-# What is entered: Ann hints Cy red on slots 1 and 4 (or 3s on slot 2), then Bo plays
-# R1 from slot 2; the undo takes that play back.
-COLOR_HINT = Hint(2, Color.RED, player=0, slots=(1, 4))
+# What is entered: Ann hints Cy red on slot 1 (3s on slot 2; red on slots 1 and 4), then
+# Bo plays R1 (or discards B4) from slot 2; the undo takes that play back.
+COLOR_HINT = Hint(2, Color.RED, player=0, slots=(1,))
 RANK_HINT = Hint(2, None, 3, player=0, slots=(2,))
+TWO_SLOT_HINT = Hint(2, Color.RED, player=0, slots=(1, 4))
 PLAY = Play(Card.from_code("R1"), player=1, slot=2)
 DISCARD = Discard(Card.from_code("B4"), player=1, slot=2)
 
@@ -190,7 +191,9 @@ def touch(table: Table, action: Action) -> None:
                 table.tap(shortcut)
                 events = [e for e in events if e not in (ChooseSeat(action.to or 0),)]
                 events.remove(ChooseSlot(slots[0]))
-            for event in events:
+            for i, event in enumerate(events):
+                if event == MORE_CLUES and table.drawn(events[i + 1]):
+                    continue  # every clue is on the screen: no page to turn
                 table.tap(event)
             table.tap(Press(Key.OK))
         return
@@ -252,9 +255,10 @@ SETUPS: dict[str, Callable[[Table, Action], None]] = {
 
 
 def measure(setup: Callable[[Table, Action], None], hand_memory: bool) -> dict[str, Counted]:
-    """Inputs for a colour hint, a rank hint, a play, a discard and an undo."""
+    """Inputs for each hint, a play, a discard and an undo."""
     counts: dict[str, Counted] = {}
-    for name, hint in (("colour hint", COLOR_HINT), ("rank hint", RANK_HINT)):
+    hints = (("colour hint", COLOR_HINT), ("rank hint", RANK_HINT), ("2-slot hint", TWO_SLOT_HINT))
+    for name, hint in hints:
         table = Table(hand_memory)
         meant = hint if hand_memory else without_slots(hint)
         setup(table, meant)
@@ -285,10 +289,10 @@ def measure(setup: Callable[[Table, Action], None], hand_memory: bool) -> dict[s
 
 def main() -> None:
     pygame.font.init()
-    columns = ("colour hint", "rank hint", "play", "discard", "undo")
+    columns = ("colour hint", "rank hint", "2-slot hint", "play", "discard", "undo")
     print(
-        f"Inputs per action, {PLAYERS} players; a hint touches two slots (colour) or one "
-        "(rank); off / on = hand memory"
+        f"Inputs per action, {PLAYERS} players, hand memory off / on; a colour or a rank "
+        "hint touching one slot, a colour hint touching two"
     )
     print()
     print("| set-up | " + " | ".join(columns) + " |")
