@@ -308,6 +308,18 @@ def hand_memory_game(lang: str) -> Controller:
     return _hand_memory_game(lang)
 
 
+def hand_memory_final_round(lang: str) -> Controller:
+    """The hardest game screen with hand memory: five long names, six suits, the final
+    round with four still to play, a long refusal on the status line."""
+    game = _played(
+        _five_players(HAND_MEMORY),
+        lambda g: (order := g.final_round_order()) is not None and len(order) == 4,
+    )
+    controller = Controller(_draft(lang), game)
+    controller.message = Refused(HintTokensFull())
+    return controller
+
+
 def hand_memory_hands_page(lang: str) -> Controller:
     """Every player's hand memory: the game screen's page after the discards."""
     controller = _hand_memory_game(lang)
@@ -412,6 +424,7 @@ STATES: dict[str, Callable[[str], Controller]] = {
     "help_last_page": help_page(12),
     "history_long": history_long,
     "hand_memory_game": hand_memory_game,
+    "hand_memory_final_round": hand_memory_final_round,
     "hand_memory_hands_page": hand_memory_hands_page,
     "hand_memory_refusal": hand_memory_refusal,
     "hand_memory_receiver": hand_memory_receiver,

@@ -189,8 +189,10 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
 
     # with hand memory, the hand of the player to act: under the fireworks, or on a wide
     # panel at the top of the right-hand column, above the discard pile
-    side_hand_h = hand.tile_height(kit) + pad if controller.hand_memory and wide else 0
-    hand_h = hand.tile_height(kit) + pad if controller.hand_memory and not wide else 0
+    # (compact: the slots one line high)
+    tile_h = hand.flat_tile_height(kit) if compact else hand.tile_height(kit)
+    side_hand_h = tile_h + pad if controller.hand_memory and wide else 0
+    hand_h = tile_h + pad if controller.hand_memory and not wide else 0
     # the fireworks take what is left, up to 0.3 of the panel; on a tall panel the
     # rest holds the discard pile, under the tokens
     room = tokens_box.top - pad - top - hand_h
@@ -198,6 +200,11 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
         return False
     # compact: the fireworks may be flat cards, the symbol and the rank on one line
     least = kit.flat_card_height() if compact else kit.card_height()
+    if room < least and hand_h:
+        # the tightest case (five long names in the final round and a refusal on a
+        # 240x320): the hand stays on the hands page, a NEXT away
+        room += hand_h
+        hand_h = 0
     fireworks_h = max(least, min(room, int(kit.unit * 0.3)))
     fireworks_box = pygame.Rect(pad, top, inner_w, fireworks_h)
     surplus = room - fireworks_h
