@@ -31,6 +31,7 @@ from table_stories import (
 from companion import i18n
 from companion.controller import (
     MORE_CLUES,
+    SETUP_ROWS,
     Beep,
     Controller,
     EntryKind,
@@ -45,6 +46,7 @@ from companion.keys import key_event
 from companion.screens import Renderer
 from engine import Discard, Hint, Play
 from engine.cards import ALL_CARDS, Color
+from engine.options import GameOptions
 from hardware.events import (
     CardScanned,
     ChooseColor,
@@ -121,6 +123,22 @@ def test_hand_memory_is_off_by_default_and_a_hint_stays_one_press():
     c = started(players=3)
     assert not c.hand_memory
     assert recorded(drive(c, HINT)) == [Hint(player=0)]
+
+
+def test_one_option_a_setup_row_a_config_key_a_log_header_key_and_a_variant_name():
+    from companion.config import parse_config
+    from engine import GameSetup
+    from engine.log import format_log, parse_log
+
+    assert "hand_memory" in SETUP_ROWS
+    assert parse_config("[game]\nhand_memory = true\n").game.options.hand_memory
+    setup = GameSetup(players=3, options=GameOptions(hand_memory=True))
+    assert '"hand_memory": true' in format_log(setup, [])
+    assert parse_log(format_log(setup, [])).setup.options.hand_memory
+    for lang in i18n.LANGUAGES:
+        assert i18n.variant_name(lang, GameOptions(hand_memory=True)) == i18n.tr(
+            lang, "hand_memory"
+        )
 
 
 def test_turning_hand_memory_on_says_once_how_to_hold_the_cards():
