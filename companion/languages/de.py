@@ -89,7 +89,6 @@ LANGUAGE = Language(
         "list_and": "{first} und {last}",
         "entry_slot": "Platz {slot}",
         "hands": "Hände",
-        "hand_of": "Hand von {name}",
         "will_fit": "passt: Feuerwerk {color} steigt auf {rank}",
         "will_complete": "vollendet das Feuerwerk {color} (+1 Hinweis)",
         "will_misplay": "passt nicht: Fehler, Blitz {fuses} von 3",

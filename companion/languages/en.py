@@ -77,7 +77,6 @@ LANGUAGE = Language(
         "list_and": "{first} and {last}",
         "entry_slot": "Slot {slot}",
         "hands": "Hands",
-        "hand_of": "{name}'s hand",
         "will_fit": "fits: {color} firework goes to {rank}",
         "will_complete": "completes the {color} firework (+1 hint)",
         "will_misplay": "does not fit: misplay, fuse {fuses} of 3",

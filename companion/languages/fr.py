@@ -78,7 +78,6 @@ LANGUAGE = Language(
         "list_and": "{first} et {last}",
         "entry_slot": "Emplacement {slot}",
         "hands": "Mains",
-        "hand_of": "Main de {name}",
         "will_fit": "convient\u00a0: le feu {color} passe à {rank}",
         "will_complete": "complète le feu {color} (+1 indice)",
         "will_misplay": "ne convient pas\u00a0: erreur, mèche {fuses} sur 3",
