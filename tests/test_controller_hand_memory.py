@@ -375,6 +375,18 @@ def test_next_turns_the_game_screen_to_the_discards_then_every_hand_then_back():
     assert pages == [1, 2, 0]
 
 
+@pytest.mark.parametrize("size", [(480, 320), (320, 480), (240, 320), (320, 240), (800, 480)])
+def test_the_game_screen_shows_the_hand_of_the_player_to_act_slot_1_at_the_left(size):
+    c = table()
+    keys(c, "h", "2", "r", "1", "4", "return")  # Bo to act: slots 1 and 4 red
+    renderer = Renderer(size, strict=True)
+    renderer.draw(pygame.Surface(size), c)
+    badges = {text.text: text.rect for text in renderer.texts if text.text in "12345"}
+    assert sorted(badges) == ["1", "2", "3", "4", "5"]  # the slot numbers, nothing else
+    lefts = [badges[number].left for number in "12345"]
+    assert lefts == sorted(lefts) and len({badges[n].top for n in "12345"}) == 1
+
+
 def test_the_hands_page_shows_every_players_name_and_the_slots_never_a_card():
     c = table()
     keys(c, "h", "2", "r", "1", "4", "return")
