@@ -2,9 +2,14 @@
 
 HLE deals from its own seeded generator, so the games come from HLE: it
 plays, we record what the table would reveal (the card played or discarded,
-the hint's receiver and colour or rank) as a ``hanabi-log/1`` text. Used by
-``crosscheck_hle.py`` and ``engine_speed.py``; needs the
-``hanabi-learning-environment`` package, which CI does not install.
+the hint's receiver and colour or rank) as a ``hanabi-log/1`` text. With
+``hand_memory=True`` the log also has ``hand_memory: true`` in its header, the
+slots each hint touched and the slot of each played or discarded card, and
+each move's HLE card knowledge is kept (GAME-LOG.md, "Hand memory"). HLE keeps
+a hand oldest first, we number slots from the newest: slot = hand size − index.
+Used by ``crosscheck_hle.py`` (hand memory) and ``engine_speed.py`` (base
+logs); needs the ``hanabi-learning-environment`` package, which CI does not
+install.
 """
 
 from __future__ import annotations
@@ -18,9 +23,16 @@ from hanabi_learning_environment import pyhanabi
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import Card, Color
 from engine.log import format_log
+from engine.options import GameOptions
 from engine.setup import GameSetup
 
 Move = Any  # pyhanabi.HanabiMove, or None for "deal a card" (a chance move)
+
+SlotView = tuple[tuple[str, ...], tuple[int, ...]]
+"""What one slot may be: colour labels (suit order) and ranks (ascending)."""
+
+Knowledge = list[list[SlotView]]
+"""Per seat, per slot from slot 1 (the newest card): what the hints leave possible."""
 
 
 @dataclass
@@ -32,6 +44,8 @@ class HleGame:
     actions: list[Action]
     snapshots: list[dict[str, Any]]  # HLE's view after each player move
     log_text: str
+    #: With hand memory: HLE's card knowledge after each player move (else empty).
+    knowledge: list[Knowledge]
 
 
 def new_hle_game(players: int, seed: int) -> pyhanabi.HanabiGame:
@@ -61,8 +75,53 @@ def snapshot(state: pyhanabi.HanabiState) -> dict[str, Any]:
     }
 
 
-def play_hle_game(players: int, seed: int, skill: float = 0.85) -> HleGame:
-    """Let HLE play one game with a simple policy; record it as our log."""
+def _color(index: int) -> Color:
+    return Color.from_letter(pyhanabi.color_idx_to_char(index))
+
+
+def card_knowledge(state: pyhanabi.HanabiState, observer: int) -> Knowledge:
+    """HLE's card knowledge as ``observer`` sees it, by seat and by our slot numbers.
+
+    HLE lists each hand oldest first and relative to the observer: the card at
+    index i of offset o is seat (observer + o) % players, slot len(hand) − i.
+    """
+    players = state.num_players()
+    # Keep the observation alive while reading: each knowledge points into it.
+    observation = state.observation(observer)
+    by_offset = observation.card_knowledge()
+    seats: Knowledge = [[] for _ in range(players)]
+    for offset, hand in enumerate(by_offset):
+        seats[(observer + offset) % players] = [
+            (
+                tuple(
+                    color.label
+                    for color in sorted(_color(c) for c in range(5) if card.color_plausible(c))
+                ),
+                tuple(r + 1 for r in range(5) if card.rank_plausible(r)),
+            )
+            for card in reversed(hand)  # slot 1 (the newest card) first
+        ]
+    del observation
+    return seats
+
+
+def hint_slots(hand: list[pyhanabi.HanabiCard], move: Move) -> tuple[int, ...]:
+    """The slots (slot = hand size − index) of the cards a colour or rank hint touches."""
+    if move.type() == pyhanabi.HanabiMoveType.REVEAL_COLOR:
+        touched = [i for i, card in enumerate(hand) if card.color() == move.color()]
+    else:
+        touched = [i for i, card in enumerate(hand) if card.rank() == move.rank()]
+    return tuple(sorted(len(hand) - i for i in touched))
+
+
+def play_hle_game(
+    players: int, seed: int, skill: float = 0.85, *, hand_memory: bool = False
+) -> HleGame:
+    """Let HLE play one game with a simple policy; record it as our log.
+
+    With ``hand_memory`` the log records slots and HLE's card knowledge is kept
+    after every move; without, the log is a base game's, as before.
+    """
     rng = random.Random(seed)
     hle_game = new_hle_game(players, seed)  # keep it alive: HLE's state does not
     state = hle_game.new_initial_state()
@@ -70,6 +129,7 @@ def play_hle_game(players: int, seed: int, skill: float = 0.85) -> HleGame:
     recorded: list[tuple[int, int, int, int, int] | None] = []
     actions: list[Action] = []
     snapshots = []
+    knowledge: list[Knowledge] = []
 
     def deal() -> None:
         while not state.is_terminal() and state.cur_player() == pyhanabi.CHANCE_PLAYER_ID:
@@ -96,17 +156,21 @@ def play_hle_game(players: int, seed: int, skill: float = 0.85) -> HleGame:
         else:
             move = rng.choice(legal)
         kind = move.type()
-        if kind == pyhanabi.HanabiMoveType.PLAY:
-            actions.append(Play(_card(hand[move.card_index()]), player=player))
-        elif kind == pyhanabi.HanabiMoveType.DISCARD:
-            actions.append(Discard(_card(hand[move.card_index()]), player=player))
+        if kind in (pyhanabi.HanabiMoveType.PLAY, pyhanabi.HanabiMoveType.DISCARD):
+            card = _card(hand[move.card_index()])
+            slot = len(hand) - move.card_index() if hand_memory else None
+            if kind == pyhanabi.HanabiMoveType.PLAY:
+                actions.append(Play(card, player=player, slot=slot))
+            else:
+                actions.append(Discard(card, player=player, slot=slot))
         else:
             to = (player + move.target_offset()) % players
+            slots = hint_slots(state.player_hands()[to], move) if hand_memory else None
             if kind == pyhanabi.HanabiMoveType.REVEAL_COLOR:
-                color = Color.from_letter(pyhanabi.color_idx_to_char(move.color()))
-                actions.append(Hint(to=to, color=color, player=player))
+                color = _color(move.color())
+                actions.append(Hint(to=to, color=color, player=player, slots=slots))
             else:
-                actions.append(Hint(to=to, rank=move.rank() + 1, player=player))
+                actions.append(Hint(to=to, rank=move.rank() + 1, player=player, slots=slots))
         state.apply_move(move)
         moves.append(move)
         recorded.append(
@@ -114,8 +178,11 @@ def play_hle_game(players: int, seed: int, skill: float = 0.85) -> HleGame:
         )
         deal()
         snapshots.append(snapshot(state))
-    text = format_log(GameSetup(players=players), actions)
-    return HleGame(seed, players, moves, recorded, actions, snapshots, text)
+        if hand_memory:
+            knowledge.append(card_knowledge(state, observer=player))
+    setup = GameSetup(players=players, options=GameOptions(hand_memory=hand_memory))
+    text = format_log(setup, actions)
+    return HleGame(seed, players, moves, recorded, actions, snapshots, text, knowledge)
 
 
 def replay_in_hle(game: HleGame, hle_game: pyhanabi.HanabiGame) -> int:

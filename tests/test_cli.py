@@ -22,17 +22,29 @@ from engine.table import SimulatedTable
 
 LOGS = Path(__file__).parent / "logs"
 ROOT = Path(__file__).parent.parent
-OK = ["storm.jsonl", "timed_wild.jsonl", "final_round.jsonl", "perfect_six_suits.jsonl"]
+OK = [
+    "storm.jsonl",
+    "timed_wild.jsonl",
+    "final_round.jsonl",
+    "perfect_six_suits.jsonl",
+    "hand_memory.jsonl",
+]
 RULE_BROKEN = {
     "hint_names_both.jsonl": (4, "A hint names one colour or one rank, never both"),
     "announce_not_timed.jsonl": (2, "only allowed in the timed display variant"),
     "discard_full_tokens.jsonl": (2, "All 8 hint tokens are available: you cannot discard"),
+    # Hand memory (GAME-LOG.md): a hint or a card that its slot contradicts, a slot too far.
+    "hand_memory_mispointed.jsonl": (4, "Bo's slot 2 can only be red: a red hint must touch it"),
+    "hand_memory_card_against_hint.jsonl": (3, "Slot 2 was hinted red: B3 cannot be there"),
+    "hand_memory_no_such_slot.jsonl": (2, "Player 1 has 4 cards: there is no slot 5"),
 }
 INVALID = {
     "bad_card.jsonl": (3, "'P1' is not a card"),
     "seven_players.jsonl": (1, "2 to 5 players"),
     "unknown_key.jsonl": (2, "colour"),
     "bad_json.jsonl": (2, "not valid JSON"),
+    "hand_memory_slot_missing.jsonl": (3, 'with hand memory a play names its "slot"'),
+    "slots_without_hand_memory.jsonl": (2, '"slots" needs "hand_memory": true in the header'),
 }
 
 
@@ -55,6 +67,18 @@ def test_replay_several_files_one_json_line_each_in_order():
     for name, line in zip(OK, lines, strict=False):
         expected = summary(replay_log((LOGS / name).read_text(encoding="utf-8")))
         assert json.loads(line) == expected
+
+
+def test_replay_prints_what_the_hints_left_possible_in_each_slot_with_hand_memory():
+    run = replay(LOGS / "hand_memory.jsonl")
+    assert run.returncode == 0, run.stderr
+    hands = json.loads(run.stdout)["hands"]
+    five = ["red", "yellow", "green", "blue", "white"]
+    not_red = five[1:]
+    # Bo: slots 1 and 4 were hinted red; slot 5 went (B3), a new card took slot 1.
+    assert [slot["colors"] for slot in hands[1]] == [five, ["red"], not_red, not_red, ["red"]]
+    # Ann: her 1 in slot 2 was played; the new card is slot 1, the old slot 1 is slot 2.
+    assert [slot["ranks"] for slot in hands[0]] == [[1, 2, 3, 4, 5]] + [[2, 3, 4, 5]] * 4
 
 
 def test_replay_storm_summary_values():

@@ -197,6 +197,7 @@ def test_export_is_the_log_and_replays_to_the_same_position(storage):
         ),
         GameSetup(players=3, options=GameOptions(timed_display=True, empty_clues=True)),
         GameSetup(players=5, options=GameOptions(crowning_piece=True, strikeout_keeps_score=True)),
+        GameSetup(players=3, options=GameOptions(hand_memory=True)),  # slots in the journal
     ]
     for seed, setup in enumerate(setups):
         game = played_game(setup, seed)
@@ -207,6 +208,9 @@ def test_export_is_the_log_and_replays_to_the_same_position(storage):
         replayed = replay_log(text)
         assert replayed.position == storage.load(game_id).replay().position == game.position
         assert parse_log(text).setup == setup
+        if setup.options.hand_memory:
+            assert '"slot": ' in text and '"slots": [' in text
+            assert storage.load(game_id).replay().position.memory == game.position.memory
 
 
 def test_export_of_a_game_in_progress(storage):
