@@ -188,11 +188,12 @@ def describe_outputs(outputs: Mapping[str, str]) -> str:
 def _init_video(wanted: str | None, screen_wait: float, drm_sysfs: Path = DRM_SYSFS) -> None:
     """``pygame.display.init()``; on KMSDRM, waited for up to ``screen_wait`` seconds.
 
-    At boot the service can start long before the kernel's DRM driver (vc4 on
-    a Pi, virtio-gpu in the system test's VM) has a card: the driver is a
-    module that udev loads once the root file system is up, in parallel with
-    the services, and nothing orders a service after it. Seen in the VM on a
-    slow machine: the card came more than a minute after the start.
+    At boot the service can start before the kernel's DRM driver (vc4 on a Pi,
+    virtio-gpu in the system test's VM) has a card: the driver is a module that
+    udev loads once the root file system is up, alongside the services, and
+    nothing orders a service after it. (The unit loads the ``drm`` core first,
+    so that its device allow-list covers the card when it comes: see
+    docs/decisions.md.)
     """
     try:
         pygame.display.init()
