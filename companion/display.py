@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pygame
 
+from companion import sdnotify
 from companion.framebuffer import FramebufferError, FramebufferWriter
 from engine.errors import CompanionError
 
@@ -141,28 +142,109 @@ class Display:
         pygame.display.quit()
 
 
-def _init_video(wanted: str | None, screen_wait: float) -> None:
-    """``pygame.display.init()``; on KMSDRM, retried for up to ``screen_wait`` seconds.
+#: Where the kernel lists each DRM card's outputs, with their state in
+#: ``card1-HDMI-A-1/status`` ("connected", "disconnected" or "unknown").
+DRM_SYSFS = Path("/sys/class/drm")
+#: While waiting for the screen: how often /sys/class/drm is read (cheap), how
+#: often SDL is asked once an output is connected there (udev may still be
+#: giving the new device node its group), and how often anyway when none is
+#: (an SDL start is not cheap: it loads libdrm and probes every card).
+SCREEN_POLL_SECONDS = 0.5
+SDL_RETRY_CONNECTED_SECONDS = 1.0
+SDL_RETRY_SECONDS = 5.0
+#: Each attempt while waiting asks systemd for this much more start time
+#: (EXTEND_TIMEOUT_USEC=): enough for the attempt after it, and for opening the
+#: screen and drawing the first frame once SDL has it.
+START_EXTENSION_SECONDS = 60.0
+
+
+def drm_outputs(sysfs_root: Path = DRM_SYSFS) -> dict[str, str]:
+    """Each DRM output the kernel has and its state: ``{"card1-HDMI-A-1": "connected"}``.
+
+    SDL's KMSDRM driver needs a card with a *connected* output; the kernel says
+    so here before SDL can tell, and reading it costs nothing, so the wait for a
+    late screen reads this instead of starting SDL again and again.
+    """
+    outputs: dict[str, str] = {}
+    for status in sorted(sysfs_root.glob("card*-*/status")):
+        with contextlib.suppress(OSError):  # a card going away while we read
+            outputs[status.parent.name] = status.read_text().strip()
+    return outputs
+
+
+def describe_outputs(outputs: Mapping[str, str]) -> str:
+    """The outputs in a few words, for the log and ``systemctl status``.
+
+    >>> describe_outputs({})
+    'no DRM device yet'
+    >>> describe_outputs({"card1-HDMI-A-1": "disconnected", "card1-HDMI-A-2": "disconnected"})
+    'card1-HDMI-A-1 disconnected, card1-HDMI-A-2 disconnected'
+    """
+    if not outputs:
+        return "no DRM device yet"
+    return ", ".join(f"{name} {state}" for name, state in outputs.items())
+
+
+def _init_video(wanted: str | None, screen_wait: float, drm_sysfs: Path = DRM_SYSFS) -> None:
+    """``pygame.display.init()``; on KMSDRM, waited for up to ``screen_wait`` seconds.
 
     At boot the service can start before the kernel's DRM driver (vc4 on a Pi,
-    virtio-gpu in the system test's VM) has created /dev/dri/card*: udev loads it
-    in parallel. Seen in the VM: a failed first start and a restart. Waiting a
-    little is what a screen that is still coming up deserves; a missing one
-    still fails, with SDL's reason, after the wait.
+    virtio-gpu in the system test's VM) has a card: the driver is a module that
+    udev loads once the root file system is up, alongside the services, and
+    nothing orders a service after it. (The unit loads the ``drm`` core first,
+    so that its device allow-list covers the card when it comes: see
+    docs/decisions.md.)
     """
-    deadline = time.monotonic() + (screen_wait if wanted == "kmsdrm" else 0.0)
-    said = False
+    try:
+        pygame.display.init()
+    except pygame.error as error:
+        if wanted != "kmsdrm" or screen_wait <= 0:
+            raise  # a desktop window, or a command typed by hand: say it at once
+        _wait_for_screen(screen_wait, error, drm_sysfs)
+
+
+def _wait_for_screen(limit: float, error: pygame.error, drm_sysfs: Path) -> None:
+    """Start SDL's video once the screen is there; its last error after ``limit`` s.
+
+    SDL is asked again soon after /sys/class/drm shows a connected output, else
+    every few seconds. Under systemd, ``systemctl status`` says what is awaited
+    and each attempt extends the start timeout, so the wait is ours to bound,
+    not ``TimeoutStartSec=``'s; the log says it once.
+    """
+    log.info("waiting up to %.0f s for the screen (%s)", limit, error)
+    sdnotify.extend_timeout(START_EXTENSION_SECONDS)
+    started = time.monotonic()
+    last_attempt = started
+    shown = ""
     while True:
-        try:
-            pygame.display.init()
-            return
-        except pygame.error as error:
-            if time.monotonic() >= deadline:
-                raise
-            if not said:
-                log.info("waiting up to %.0f s for the screen (%s)", screen_wait, error)
-                said = True
-            time.sleep(0.25)
+        outputs = drm_outputs(drm_sysfs)
+        connected = "connected" in outputs.values()
+        now = time.monotonic()
+        if now - started >= limit:
+            try:
+                pygame.display.init()
+            except pygame.error as last:
+                raise pygame.error(
+                    f"{last}; after {limit:.0f} s: {describe_outputs(outputs)}"
+                ) from None
+            break
+        retry = SDL_RETRY_CONNECTED_SECONDS if connected else SDL_RETRY_SECONDS
+        if now - last_attempt >= retry:
+            last_attempt = now
+            sdnotify.extend_timeout(START_EXTENSION_SECONDS)
+            try:
+                pygame.display.init()
+                break
+            except pygame.error as again:
+                error = again
+        text = f"Waiting for the screen ({error}; {describe_outputs(outputs)}), up to {limit:.0f} s"
+        if text != shown:
+            sdnotify.status(text)
+            shown = text
+        time.sleep(SCREEN_POLL_SECONDS)
+    sdnotify.extend_timeout(START_EXTENSION_SECONDS)  # for the screen and the first frame
+    sdnotify.status("")  # nothing awaited any more
+    log.info("the screen is there after %.0f s", time.monotonic() - started)
 
 
 #: Seconds a desktop's X server gets to answer before a window is given up.

@@ -3,7 +3,8 @@
 Under ``Type=notify`` systemd passes the path of a datagram socket in
 ``$NOTIFY_SOCKET``; the service writes ``READY=1`` there once it is up,
 ``WATCHDOG=1`` regularly when ``WatchdogSec=`` is set, ``STOPPING=1`` on the
-way out and ``STATUS=...`` whenever it likes (shown by ``systemctl status``).
+way out, ``STATUS=...`` whenever it likes (shown by ``systemctl status``) and
+``EXTEND_TIMEOUT_USEC=...`` while a slow start is still making progress.
 This module speaks that protocol (see sd_notify(3)) with the standard
 library only. Outside systemd every call is a harmless no-op returning
 ``False``: the same app runs on a desktop.
@@ -16,7 +17,7 @@ import os
 import socket
 from collections.abc import Mapping
 
-__all__ = ["Watchdog", "notify", "ready", "status", "stopping"]
+__all__ = ["Watchdog", "extend_timeout", "notify", "ready", "status", "stopping"]
 
 _log = logging.getLogger(__name__)
 
@@ -72,6 +73,18 @@ def status(text: str, *, socket_path: str | None = None) -> bool:
     """
     one_line = " ".join(text.splitlines())
     return notify(f"STATUS={one_line}", socket_path=socket_path)
+
+
+def extend_timeout(seconds: float, *, socket_path: str | None = None) -> bool:
+    """Ask for ``seconds`` more before systemd's start timeout may strike
+    (``EXTEND_TIMEOUT_USEC=``, systemd 236 and later).
+
+    The start is then given up only if no further message comes within
+    ``seconds`` *and* ``TimeoutStartSec=`` has passed: a start that waits for
+    something that is on its way (the screen at boot) keeps sending this, one
+    that hangs stops, and the unit's own timeout applies again.
+    """
+    return notify(f"EXTEND_TIMEOUT_USEC={round(seconds * 1_000_000)}", socket_path=socket_path)
 
 
 class Watchdog:

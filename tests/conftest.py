@@ -1,4 +1,5 @@
-"""Serial test parts shared by the scanner, CLI and app tests: real pseudo-terminals."""
+"""Test parts shared by several files: real pseudo-terminals (scanner, CLI, app tests) and
+a real notify socket (sd_notify and display tests)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from needs import need_tool
+from notify_socket import Receiver
 
 
 @pytest.fixture
@@ -72,3 +74,12 @@ def cable(tmp_path: Path) -> Iterator[SerialCable]:
         yield serial_cable
     finally:
         serial_cable.unplug()
+
+
+@pytest.fixture
+def receiver(tmp_path: Path) -> Iterator[Receiver]:
+    """systemd's notify socket, played by a real datagram socket in ``tmp_path``."""
+    path = tmp_path / "notify"
+    notify_socket = Receiver.bind(str(path), str(path))
+    yield notify_socket
+    notify_socket.close()

@@ -4,51 +4,24 @@ from __future__ import annotations
 
 import logging
 import os
-import select
 import socket
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from notify_socket import Receiver
 
 from companion import sdnotify
-from companion.sdnotify import Watchdog, notify, ready, status, stopping
-
-
-class Receiver:
-    """A bound datagram socket that collects what the code under test sends."""
-
-    def __init__(self, sock: socket.socket, path: str) -> None:
-        self.sock = sock
-        self.path = path
-
-    def receive(self) -> str:
-        return self.sock.recv(4096).decode()
-
-    def nothing_pending(self) -> bool:
-        readable, _, _ = select.select([self.sock], [], [], 0)
-        return not readable
-
-
-@pytest.fixture
-def receiver(tmp_path: Path) -> Iterator[Receiver]:
-    path = tmp_path / "notify"
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(str(path))
-    sock.settimeout(5)
-    yield Receiver(sock, str(path))
-    sock.close()
+from companion.sdnotify import Watchdog, extend_timeout, notify, ready, status, stopping
 
 
 @pytest.fixture
 def abstract_receiver() -> Iterator[Receiver]:
     name = f"hanabi-companion-test-{uuid.uuid4().hex}"
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(b"\0" + name.encode())
-    sock.settimeout(5)
-    yield Receiver(sock, "@" + name)
-    sock.close()
+    receiver = Receiver.bind(b"\0" + name.encode(), "@" + name)
+    yield receiver
+    receiver.close()
 
 
 @pytest.fixture(autouse=True)
@@ -105,6 +78,20 @@ def test_helpers_send_the_standard_messages(receiver: Receiver) -> None:
     assert receiver.receive() == "READY=1"
     assert receiver.receive() == "STOPPING=1"
     assert receiver.receive() == "STATUS=Game 3: 17 points final round"
+
+
+def test_extend_timeout_asks_for_microseconds(receiver: Receiver) -> None:
+    """sd_notify(3) wants whole microseconds: 45 s is 45000000, 0.5 s is 500000."""
+    assert extend_timeout(45, socket_path=receiver.path)
+    assert extend_timeout(0.5, socket_path=receiver.path)
+    assert [receiver.receive(), receiver.receive()] == [
+        "EXTEND_TIMEOUT_USEC=45000000",
+        "EXTEND_TIMEOUT_USEC=500000",
+    ]
+
+
+def test_extend_timeout_outside_systemd_is_a_no_op() -> None:
+    assert extend_timeout(45) is False
 
 
 def test_watchdog_interval_is_half_the_timeout() -> None:

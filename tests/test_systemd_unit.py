@@ -76,6 +76,24 @@ def test_notify_and_watchdog(service: dict[str, list[str]]) -> None:
     assert last(service, "Restart") == "on-failure"
 
 
+def test_device_groups_are_known_when_the_service_starts(
+    unit: dict[str, dict[str, list[str]]],
+) -> None:
+    """char-NAME in DeviceAllow= is looked up in /proc/devices at the start: the modules
+    behind the groups that can come from a module are loaded before (modprobe@)."""
+    wants = " ".join(unit["Unit"]["Wants"]).split()
+    after = " ".join(unit["Unit"]["After"]).split()
+    for module in ("drm", "usbserial", "cdc_acm"):
+        assert f"modprobe@{module}.service" in wants
+        assert f"modprobe@{module}.service" in after
+
+
+def test_a_slow_start_has_time(service: dict[str, list[str]]) -> None:
+    """More than the default 90 s for Python and pygame to load at boot; the wait for a
+    late screen is extended by the app itself (EXTEND_TIMEOUT_USEC=)."""
+    assert last(service, "TimeoutStartSec") == "3min"
+
+
 def test_exec_start_runs_the_venv_with_the_config(service: dict[str, list[str]]) -> None:
     assert last(service, "ExecStart").split() == [
         EXEC_PATH,
