@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from needs import need_tool
 
+from engine.cards import Color
 from engine.log import parse_log, replay_log
 
 pytestmark = pytest.mark.xvfb
@@ -48,9 +49,11 @@ def xvfb() -> Iterator[dict[str, str]]:
         server.wait(timeout=10)
 
 
-def start_app(env: dict[str, str], data: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_app(
+    env: dict[str, str], data: Path, *options: str
+) -> tuple[subprocess.Popen[bytes], str]:
     app = subprocess.Popen(
-        [*COMMAND, "run", "--data-dir", str(data), "--size", "480x320", "--gpio", "none"],
+        [*COMMAND, "run", "--data-dir", str(data), "--size", "480x320", "--gpio", "none", *options],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -146,6 +149,48 @@ def test_typed_game_survives_kill_9_and_resumes(xvfb: dict[str, str], tmp_path: 
         app.terminate()
         app.wait(timeout=10)
     assert app.returncode == 0, app.stderr.read().decode() if app.stderr else ""
+
+
+def test_hand_memory_survives_kill_9_slot_for_slot(xvfb: dict[str, str], tmp_path: Path) -> None:
+    """Issue 14 (RULES.md section 8): with hand memory, the slots typed at the table are
+    on disk before they are shown; after a power cut (kill -9) the companion resumes with
+    every player's hand memory exactly as it was, and the next hint is checked against it."""
+    data, config = tmp_path / "data", tmp_path / "config.toml"
+    config.write_text("[game]\nplayers = 3\nhand_memory = true\n", encoding="utf-8")
+    app, window = start_app(xvfb, data, "--config", str(config))
+    try:
+        keys(xvfb, window, "Return")  # start: 3 players, hand memory on
+        keys(xvfb, window, "h", "2", "r", "1", "4", "Return")  # Bo: slots 1 and 4 are red
+        keys(xvfb, window, "p", "2", "b", "1", "Return")  # Bo plays B1 from his slot 2
+        stored = wait_for_actions(data, 2)
+        keys(xvfb, window, "h", "1", "5", "3")  # entered but not confirmed
+        time.sleep(0.3)
+    finally:
+        app.send_signal(signal.SIGKILL)
+        app.wait(timeout=10)
+
+    assert stored[0]["slots"] == [1, 4] and stored[1]["slot"] == 2
+    before = replay_log(export(data))
+    bo = before.hand_memory(1)
+    # Bo played slot 2: his slot 1 moved right, a new card took slot 1, 3 to 5 stayed.
+    assert [slot.color for slot in bo] == [None, Color.RED, None, Color.RED, None]
+
+    app, window = start_app(xvfb, data, "--config", str(config))
+    try:
+        # Cy hints Bo red on his slot 1 only: slot 2 was hinted red, so it is refused.
+        keys(xvfb, window, "h", "2", "r", "1", "Return")
+        keys(xvfb, window, "Escape")  # the refused entry is kept until it is cancelled
+        # The same hint on the right slots goes through.
+        keys(xvfb, window, "h", "2", "r", "2", "4", "Return")
+        lines = wait_for_actions(data, 3)
+        assert lines[2]["action"] == "hint" and lines[2]["slots"] == [2, 4]
+    finally:
+        app.terminate()
+        app.wait(timeout=10)
+    assert app.returncode == 0, app.stderr.read().decode() if app.stderr else ""
+    after = replay_log(export(data))
+    assert after.actions[:2] == before.actions
+    assert after.hand_memory(0) == before.hand_memory(0)
 
 
 def test_refused_discard_changes_nothing(xvfb: dict[str, str], tmp_path: Path) -> None:
