@@ -11,7 +11,7 @@ ChooseColor(color=<Color.RED: 0>)
 >>> key_event("3", Screen.SETUP, entry_step=None)
 ChooseNumber(number=3)
 >>> key_event("3", Screen.ENTRY, entry_step=EntryStep.SLOTS)
-ChooseSlot(slot=3)
+ChooseSlot(slot=3, seat=None)
 """
 
 from __future__ import annotations
