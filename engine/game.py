@@ -432,9 +432,8 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
     _check_before_the_card(position, type(action))
     slot = action.slot
     if position.memory is not None:
-        if slot is None:
-            raise errors.SlotNeeded()
-        _check_slot(setup, position, player, slot)
+        if slot is not None:
+            _check_slot(setup, position, player, slot)
     elif slot is not None:
         raise errors.SlotsNotRecorded()
     card = action.card
@@ -457,7 +456,10 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
         if not setup.options.timed_display:
             raise errors.AnnounceNotAllowed()
         _check_suit(setup, action.announce)
-    if position.memory is not None and slot is not None:
+    if position.memory is not None:
+        # last, as a hint's missing slots: a card refused whatever its slot is said first
+        if slot is None:
+            raise errors.SlotNeeded()
         _check_card_in_slot(setup, position.memory[player][slot - 1], slot, card)
 
 

@@ -313,6 +313,22 @@ def test_pad_a_card_refused_whatever_its_slot_leaves_no_entry():
     assert Beep("refused") in effects and c.entry is None and c.screen is Screen.GAME
 
 
+
+def test_pad_a_card_the_game_cannot_have_is_refused_at_once_before_its_slot():
+    c = table()  # no multicolor suit; with hand memory as without, refused on the pad
+    effects = drive(c, CardScanned("0012345678", C("M1"), role="play"))
+    assert Beep("refused") in effects and c.entry is None and c.screen is Screen.GAME
+    assert isinstance(c.message, Refused) and c.message.error.code == "suit_not_in_game"
+
+
+def test_reader_a_card_the_game_cannot_have_is_refused_on_play_not_after_its_slot():
+    c = table()
+    drive(c, CardScanned("0012345678", C("M1")))
+    effects = drive(c, PLAY)
+    assert Beep("refused") in effects and c.entry_step() is EntryStep.KIND
+    assert isinstance(c.message, Refused) and c.message.error.code == "suit_not_in_game"
+
+
 # -- refusals change nothing -----------------------------------------------------------
 
 

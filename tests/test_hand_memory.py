@@ -224,6 +224,11 @@ def test_with_hand_memory_every_action_says_where_its_cards_were():
     refused(game, Hint(to=1, rank=1, slots=()), errors.HintTouchesNothing)
 
 
+def test_a_card_refused_whatever_its_slot_is_refused_before_the_slot_is_asked():
+    game = new_game()  # no multicolor suit: the card is wrong in any slot
+    refused(game, Play(card("M1")), errors.SuitNotInGame)
+
+
 def test_without_hand_memory_slots_are_refused():
     game = Game(GameSetup(players=2))
     refused(game, Hint(to=1, rank=1, slots=(1,)), errors.SlotsNotRecorded)
