@@ -359,6 +359,17 @@ def hand_memory_clue_page(page: int) -> Callable[[str], Controller]:
     return build
 
 
+def hand_memory_clue_refused(lang: str) -> Controller:
+    """A hint's clues with a refusal said above them: "m" typed with wild multicolor
+    (a hint cannot name it), the long sentence on two lines or more."""
+    options = GameOptions(multicolor=Multicolor.SHORT, wild_multicolor=True, hand_memory=True)
+    controller = _with_last_action(Controller(_draft(lang), Game(_five_players(options))))
+    for event in (Press(Key.HINT), ChooseSeat(1), ChooseColor(Color.MULTICOLOR)):
+        controller.handle(event)
+    assert isinstance(controller.message, Refused)
+    return controller
+
+
 def hand_memory_slots_refused(lang: str) -> Controller:
     """A hint's slots being picked, said as a sentence, with a contradiction said live:
     Christopher's slot 4 was hinted red, this red hint leaves it out."""
@@ -431,6 +442,7 @@ STATES: dict[str, Callable[[str], Controller]] = {
     "hand_memory_clues_colours": hand_memory_clue_page(0),
     "hand_memory_clues_multicolor": hand_memory_clue_page(1),
     "hand_memory_clues_ranks": hand_memory_clue_page(2),
+    "hand_memory_clue_refused": hand_memory_clue_refused,
     "hand_memory_slots_refused": hand_memory_slots_refused,
     "hand_memory_play_slot": hand_memory_play_slot,
     "hand_memory_play_confirm": hand_memory_play_confirm,

@@ -210,6 +210,7 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     # a hint's other clues in a row above, without soft keys, where they fit: a tap
     # picks any clue at once, the buttons turn the pages
     others: list[ChooseColor | ChooseRank] = []
+    lines = _info_lines(lang, controller)
     if controller.entry_step() is EntryStep.CLUE:
         others = [
             event
@@ -218,7 +219,9 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
             if event not in choices and isinstance(event, ChooseColor | ChooseRank)
         ]
         others_h = -(-len(others) // across) * (tile_h + kit.gap)
-        if tiles_top - others_h < title_box.bottom + 2 * pad + floor_line:
+        # what is asked or refused, full width (a hint has no card box), stays readable
+        info_h = sum(kit.height_of(text, kit.floor, inner_w) + kit.gap for text, _ in lines)
+        if tiles_top - others_h < title_box.bottom + 2 * pad + max(floor_line, info_h - kit.gap):
             others = []
         else:
             tiles_top -= others_h
@@ -251,7 +254,7 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
         kit.card(surface, card_box, *_card_shown(controller))
         info = pygame.Rect(card_box.right + 3 * pad, body_top, w - card_box.right - 4 * pad, body_h)
     y = info.top
-    for i, (text, color) in enumerate(_info_lines(lang, controller)):
+    for i, (text, color) in enumerate(lines):
         box_h = kit.height_of(text, kit.floor, info.width)
         box = layout.place(f"info {i}", pygame.Rect(info.left, y, info.width, box_h))
         kit.text(surface, text, box, color=color)
