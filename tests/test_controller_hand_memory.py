@@ -13,6 +13,9 @@ import os
 
 import pygame
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import event as note
+from hypothesis import strategies as st
 from table_stories import (
     DISCARD,
     HINT,
@@ -24,6 +27,7 @@ from table_stories import (
     R,
     drive,
     recorded,
+    replayed,
     soft_key,
     started,
 )
@@ -37,16 +41,20 @@ from companion.controller import (
     EntryKind,
     EntryStep,
     Info,
+    RecordAction,
+    RecordUndo,
     Refused,
     Screen,
     SetupDraft,
+    StartGame,
     choice_event,
 )
 from companion.keys import key_event
 from companion.screens import Renderer
 from engine import Discard, Hint, Play
 from engine.cards import ALL_CARDS, Color
-from engine.options import GameOptions
+from engine.errors import IllegalAction
+from engine.options import GameOptions, Multicolor
 from hardware.events import (
     CardScanned,
     ChooseColor,
@@ -313,7 +321,6 @@ def test_pad_a_card_refused_whatever_its_slot_leaves_no_entry():
     assert Beep("refused") in effects and c.entry is None and c.screen is Screen.GAME
 
 
-
 def test_pad_a_card_the_game_cannot_have_is_refused_at_once_before_its_slot():
     c = table()  # no multicolor suit; with hand memory as without, refused on the pad
     effects = drive(c, CardScanned("0012345678", C("M1"), role="play"))
@@ -432,3 +439,82 @@ def test_a_card_scanned_during_a_hint_replaces_it_with_play_or_discard():
     assert c.entry.kind is None and c.entry_step() is EntryStep.KIND
     assert drive(c, PLAY) == [] and c.entry_step() is EntryStep.SLOT
     assert recorded(keys(c, "2")) == [Play(C("Y2"), player=0, slot=2)]
+
+
+# -- property: any input is safe with hand memory ------------------------------------------
+
+#: Mostly the soft choice shown at a place (as a tap picks it; OK where none is), so that
+#: hints, plays and discards get recorded; some raw, odd or out-of-place inputs.
+SOFT_CHOICE = st.integers(0, 5)
+HM_INPUTS = st.one_of(
+    *[SOFT_CHOICE] * 6,
+    st.sampled_from([Press(Key.HINT), Press(Key.PLAY), Press(Key.DISCARD)]),
+    st.builds(
+        Press,
+        st.sampled_from([Key.OK, Key.UNDO, Key.BACK, Key.ERASE, Key.NEXT, Key.PREVIOUS]),
+    ),
+    st.builds(ChooseSlot, st.integers(0, 6), st.one_of(st.none(), st.integers(-1, 5))),
+    st.builds(ChooseSeat, st.integers(-1, 5)),
+    st.builds(ChooseColor, st.sampled_from(list(Color))),
+    st.builds(ChooseRank, st.integers(0, 6)),
+    st.builds(
+        CardScanned,
+        st.just("0012345678"),
+        st.one_of(st.none(), st.sampled_from(ALL_CARDS)),
+        st.sampled_from(["any", "any", "play", "discard"]),
+    ),
+    st.just(MORE_CLUES),
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.integers(2, 5),
+    st.sampled_from(
+        [
+            {},
+            {"multicolor": Multicolor.SHORT, "wild_multicolor": True},
+            {"multicolor": Multicolor.FULL, "timed_display": True},
+            {"empty_clues": True, "timed_display": True},
+            {"crowning_piece": True},
+        ]
+    ),
+    st.lists(HM_INPUTS, min_size=30, max_size=150),
+)
+def test_property_any_input_is_safe_with_hand_memory_and_only_records_change_the_game(
+    players, options, inputs
+):
+    """Never raises; the game changes only by a recorded action or undo; the recorded
+    effects rebuild it; every refusal is sayable in every language."""
+    c = table(players, **options)
+    stored = []
+    for item in inputs:
+        event = item
+        if isinstance(item, int):
+            choices = c.soft_choices() if c.screen is Screen.ENTRY else []
+            event = choice_event(choices[item]) if item < len(choices) else Press(Key.OK)
+        before = c.game.position.copy()
+        effects = c.handle(event)
+        changed = False
+        for effect in effects:
+            if isinstance(effect, RecordAction):
+                stored.append(effect.action)
+                changed = True
+            elif isinstance(effect, RecordUndo):
+                stored.pop()
+                changed = True
+            elif isinstance(effect, StartGame):  # the end, OK, Start: a new game
+                stored = []
+                changed = True
+        assert changed or c.game.position == before, event
+        assert stored == c.game.actions
+        assert replayed(c.game) == c.game.position
+        if c.screen is Screen.ENTRY:
+            assert c.entry is not None
+            c.soft_choices()
+        for lang in i18n.LANGUAGES:
+            if isinstance(c.message, Refused):
+                i18n.refusal_text(lang, c.message.error, c.names)
+            if isinstance(c.preview, IllegalAction):
+                i18n.refusal_text(lang, c.preview, c.names)
+    note(f"actions recorded: {min(len(stored), 5)}+")
