@@ -744,6 +744,12 @@ class Controller:
             return self._on_hint_entry(event, entry, step)
         if isinstance(event, ChooseSlot):
             return self._choose_slot(event.slot)
+        if (
+            entry.from_reader
+            and not entry.choosing_announce
+            and isinstance(event, (ChooseColor, ChooseRank))
+        ):
+            return []  # a reader read the card: a stray key does not change it (a read does)
         if isinstance(event, ChooseColor):
             try:  # a colour this game has not (multicolor in a base game): said at once
                 game.check_color(event.color)

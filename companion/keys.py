@@ -74,8 +74,8 @@ def key_event(name: str, screen: Screen, *, entry_step: EntryStep | None) -> Inp
             return ChooseSeat(digit - 1)  # the receiver's seat number, as the tiles show
         if name in COLOR_LETTERS and entry_step is not None and entry_step is not EntryStep.KIND:
             return ChooseColor(COLOR_LETTERS[name])
-        if name in ("1", "2", "3", "4", "5"):
-            return ChooseRank(int(name))
+        if digit is not None and entry_step is not EntryStep.KIND:  # not a read card's rank
+            return ChooseRank(digit)
         if name == "a":  # announce a colour (timed display)
             return Press(Key.PREVIOUS)
         if name == "backspace":

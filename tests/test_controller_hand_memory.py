@@ -297,6 +297,20 @@ def test_reader_scan_then_play_then_one_slot_press_records_it():
     assert c.screen is Screen.GAME
 
 
+def test_reader_a_digit_or_a_letter_typed_after_a_read_never_changes_the_card_read():
+    """A slot typed too early ("2", then p) must not turn the R3 read into an R2."""
+    c = table()
+    drive(c, CardScanned("0012345678", C("R3")))
+    assert key_event("2", c.screen, entry_step=c.entry_step()) is None  # at "play or discard?"
+    assert key_event("b", c.screen, entry_step=c.entry_step()) is None
+    assert drive(c, ChooseRank(2), ChooseColor(Color.BLUE)) == []  # from any device
+    assert c.entry is not None and c.entry.card == C("R3")
+    keys(c, "p")
+    assert c.entry_step() is EntryStep.SLOT
+    effects = keys(c, "2")
+    assert recorded(effects) == [Play(C("R3"), player=0, slot=2)]
+
+
 def test_pad_placing_the_card_asks_only_its_slot_one_press_or_tap():
     c = table()
     assert drive(c, CardScanned("0012345678", C("G1"), role="play")) == []
