@@ -402,6 +402,18 @@ def hand_memory_pad_slot(lang: str) -> Controller:
     return controller
 
 
+def hand_memory_pad_refused(lang: str) -> Controller:
+    """A card on the play pad and a slot it cannot be in: the longest refusal of hand
+    memory beside the card, asked again (German wraps it to seven lines at 240x320)."""
+    from hardware.events import CardScanned
+
+    controller = _hand_memory_game(lang)
+    controller.handle(CardScanned("0012345678", Card.from_code("R1"), role="play"))
+    controller.handle(ChooseSlot(1))
+    assert isinstance(controller.message, Refused)
+    return controller
+
+
 def setup_hand_memory_on(lang: str) -> Controller:
     """The set-up, hand memory just turned on: how to hold the cards, said once."""
     controller = Controller(_draft(lang))
@@ -447,6 +459,7 @@ STATES: dict[str, Callable[[str], Controller]] = {
     "hand_memory_play_slot": hand_memory_play_slot,
     "hand_memory_play_confirm": hand_memory_play_confirm,
     "hand_memory_pad_slot": hand_memory_pad_slot,
+    "hand_memory_pad_refused": hand_memory_pad_refused,
     "setup_hand_memory_on": setup_hand_memory_on,
 }
 

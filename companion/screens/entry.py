@@ -244,15 +244,22 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     body_top = title_box.bottom + pad
     body_h = tiles_top - pad - body_top
     card_h = min(body_h, int(kit.unit * 0.36))
-    if entry.kind is EntryKind.HINT:  # no card: the sentence says the clue, full width
+    card_w = max(int(card_h * 0.72), floor_line + 8)
+    beside = pygame.Rect(2 * pad + card_w + 3 * pad, body_top, w - card_w - 6 * pad, body_h)
+
+    def lines_height(width: int) -> int:
+        return sum(kit.height_of(text, kit.floor, width) + kit.gap for text, _ in lines) - kit.gap
+
+    # no card beside the words when they need the width (a long refusal on a narrow
+    # panel): the card is named in them, and the words matter more
+    if entry.kind is EntryKind.HINT or lines_height(beside.width) > body_h:
         info = pygame.Rect(pad, body_top, inner_w, body_h)
+        while len(lines) > 1 and lines_height(info.width) > body_h:
+            lines.pop(0)  # what is asked goes before what was refused or will happen
     else:
-        card_box = layout.place(
-            "card",
-            pygame.Rect(2 * pad, body_top, max(int(card_h * 0.72), floor_line + 8), card_h),
-        )
+        card_box = layout.place("card", pygame.Rect(2 * pad, body_top, card_w, card_h))
         kit.card(surface, card_box, *_card_shown(controller))
-        info = pygame.Rect(card_box.right + 3 * pad, body_top, w - card_box.right - 4 * pad, body_h)
+        info = beside
     y = info.top
     for i, (text, color) in enumerate(lines):
         box_h = kit.height_of(text, kit.floor, info.width)
