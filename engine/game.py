@@ -158,7 +158,7 @@ class Position:
         #: With hand memory: per seat, what each slot may be (slot 1 first); else None.
         self.memory: list[tuple[SlotKnowledge, ...]] | None = None
         if setup.options.hand_memory:
-            fresh = SlotKnowledge.fresh(setup.options)
+            fresh = _fresh_slot(setup.options)
             self.memory = [(fresh,) * setup.hand_size for _ in range(setup.players)]
         #: Top rank of each firework, indexed by colour (0: none yet).
         self.fireworks = [0] * len(Color)
@@ -613,6 +613,7 @@ def _check_card_in_slot(setup: GameSetup, slot: SlotKnowledge, number: int, card
 
 @cache
 def _fresh_slot(options: GameOptions) -> SlotKnowledge:
+    """The slot of a card dealt or drawn: nothing hinted yet (one value per variant)."""
     return SlotKnowledge.fresh(options)
 
 
