@@ -198,6 +198,38 @@ def _run_app(
         storage.close()
 
 
+#: The pages ``render --page`` draws: the game screen's, then the end screen's.
+RENDER_PAGES = ("game", "discards", "actions", "hands", "end", "end-discards", "end-actions")
+
+
+def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> str | None:
+    """Turn ``controller`` to the page ``name`` (one of :data:`RENDER_PAGES`), as NEXT
+    would; or say in one sentence why this game has no such page on this panel."""
+    from companion.controller import GamePage, Screen
+    from companion.screens.game import pile_on_table
+
+    game = controller.game
+    assert game is not None
+    at_end = name.startswith("end")
+    if at_end and not game.is_over:
+        return f"--page {name}: the game is not over (its pages: game, discards, actions, hands)"
+    if not at_end and game.is_over:
+        return f"--page {name}: the game is over (its pages: end, end-discards, end-actions)"
+    page = GamePage(name.removeprefix("end").removeprefix("-").replace("game", "") or "table")
+    controller.screen = Screen.END if at_end else Screen.GAME
+    controller.pile_on_table = pile_on_table(size)
+    if page not in controller.pages:
+        if page is GamePage.HANDS:
+            return "--page hands: this game does not keep hand memory"
+        width, height = size
+        return (
+            f"--page discards: at {width}x{height} the discard pile is on the game page"
+            " (--page game)"
+        )
+    controller.page = page
+    return None
+
+
 def render_command(args: argparse.Namespace) -> int:
     """Draw the screen the companion shows after a log, into a PNG, without a display."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -219,6 +251,11 @@ def render_command(args: argparse.Namespace) -> int:
     pygame.font.init()
     surface = pygame.Surface(args.size)
     controller = Controller(SetupDraft(language=args.lang), game)
+    if args.page is not None:
+        problem = turn_to_page(controller, args.page, args.size)
+        if problem:
+            print(f"hanabi-companion: {problem}", file=sys.stderr)
+            return 2
     Renderer(args.size).draw(surface, controller)
     try:
         pygame.image.save(surface, str(args.out))
@@ -341,6 +378,11 @@ def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
     render.add_argument("--size", type=parse_size, default=(480, 320))
     render.add_argument("--out", type=Path, required=True, metavar="PNG")
     render.add_argument("--lang", choices=LANGUAGES, default="en")
+    render.add_argument(
+        "--page",
+        choices=RENDER_PAGES,
+        help="the page a player turns to with NEXT (default: the screen the log leads to)",
+    )
     render.set_defaults(handler=render_command)
 
     export = commands.add_parser("export", help="print a stored game as a hanabi-log/1 log")

@@ -75,6 +75,19 @@ class Screen(Enum):
     HELP = "help"
 
 
+class GamePage(Enum):
+    """The pages NEXT turns through on the game screen (and the end screen)."""
+
+    TABLE = "table"  # the fireworks, the tokens, what just happened (the end: the result)
+    DISCARDS = "discards"  # the whole discard pile
+    ACTIONS = "actions"  # the recent actions, newest first
+    HANDS = "hands"  # hand memory: every player's hand
+
+
+#: The end screen's pages: the result, the discard pile, the actions.
+END_PAGES = (GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS)
+
+
 class EntryStep(StrEnum):
     """What the entry screen asks for next."""
 
@@ -373,7 +386,11 @@ class Controller:
         self.editing_name: int | None = None
         self.history: History | None = None  # filled by the app after LoadHistory
         self.scroll = 0  # the first row shown on the history and help screens
-        self.page = 0  # the game screen's page at small sizes (0: table, 1: discards)
+        self.page = GamePage.TABLE  # the game (or end) screen's page
+        #: Whether the panel shows the discard pile on the table page (beside the
+        #: fireworks on a wide panel, below them on a tall one): then it has no page of
+        #: its own. The renderer sets it from the panel's size.
+        self.pile_on_table = False
         self._return_to = Screen.GAME
         self._clock = clock
         self._asked_to_abandon = False
@@ -425,10 +442,25 @@ class Controller:
         return self.game is not None and self.game.setup.options.hand_memory
 
     @property
-    def page_count(self) -> int:
-        """The game screen's pages: the table, the discard pile, and with hand memory
-        every player's hand."""
-        return 3 if self.hand_memory else 2
+    def pages(self) -> tuple[GamePage, ...]:
+        """The pages NEXT turns through: the table, the discard pile (unless the table
+        shows it), the recent actions, and with hand memory every player's hand; at the
+        end, the result, the discard pile and the actions."""
+        if self.screen is Screen.END:
+            return END_PAGES
+        pages = [GamePage.TABLE]
+        if not self.pile_on_table:
+            pages.append(GamePage.DISCARDS)
+        pages.append(GamePage.ACTIONS)
+        if self.hand_memory:
+            pages.append(GamePage.HANDS)
+        return tuple(pages)
+
+    def turn_page(self, step: int) -> None:
+        """NEXT (``+1``) or PREVIOUS (``-1``): the next or previous page, round."""
+        pages = self.pages
+        here = pages.index(self.page) if self.page in pages else 0
+        self.page = pages[(here + step) % len(pages)]
 
     def receivers(self) -> list[int]:
         """Who a hint may be for: every other seat, the next player first."""
@@ -620,7 +652,7 @@ class Controller:
         self.screen = Screen.GAME
         self.entry = None
         self.preview = None
-        self.page = 0
+        self.page = GamePage.TABLE
         self.message = None
         return [SaveSettings(self.draft.to_settings()), StartGame(setup)]
 
@@ -652,8 +684,7 @@ class Controller:
         elif key is Key.UNDO:
             return self._ask_undo()
         elif key in (Key.NEXT, Key.PREVIOUS):
-            step = 1 if key is Key.NEXT else -1
-            self.page = (self.page + step) % self.page_count
+            self.turn_page(1 if key is Key.NEXT else -1)
         elif key is Key.OK:
             self._acknowledge()
         return []
@@ -990,7 +1021,7 @@ class Controller:
             effects.append(Beep("misplay"))
         if game.is_over:
             self.screen = Screen.END
-            self.page = 0
+            self.page = GamePage.TABLE
             effects.append(FinishGame())
         else:
             self.screen = Screen.GAME
@@ -1055,8 +1086,8 @@ class Controller:
         if event.key is Key.OK:
             self.screen = Screen.SETUP
             self.focus = SETUP_ROWS.index("start")
-        elif event.key in (Key.NEXT, Key.PREVIOUS):  # the end screen's discard pile page
-            self.page = 1 - self.page
+        elif event.key in (Key.NEXT, Key.PREVIOUS):  # the pile, the actions, the result
+            self.turn_page(1 if event.key is Key.NEXT else -1)
         return []
 
     # menu, history, help
@@ -1138,7 +1169,7 @@ class Controller:
         self.game = game
         self.entry = None
         self.preview = None
-        self.page = 0
+        self.page = GamePage.TABLE
         self.screen = Screen.END if game.is_over else Screen.GAME
         self.message = Happened(game.events[-1]) if game.events else None
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 
 from companion.languages import FALLBACK, Language, discover
+from engine.actions import Hint
 from engine.cards import Card, Color
 from engine.errors import IllegalAction
 from engine.game import EndReason, Event, EventKind, Rating
@@ -212,12 +213,43 @@ def end_reason_text(lang: str, reason: EndReason, name: str = "") -> str:
     return tr(lang, f"end_{reason.value}", name=name)
 
 
+def hint_event_text(lang: str, event: Event, names: tuple[str, ...]) -> str:
+    """What a hint said, as far as the table told the companion: who to, the colour or
+    the rank, and with hand memory the slots it touched.
+
+    >>> from engine import GameSetup, Game, Hint
+    >>> game = Game(GameSetup(players=3, names=("Ann", "Bo", "Cy")))
+    >>> hint_event_text("en", game.apply(Hint(to=1, color=Color.YELLOW)), game.setup.names)
+    'Ann told Bo: yellow'
+    >>> hint_event_text("en", game.apply(Hint()), game.setup.names)
+    'Bo gave a hint'
+    """
+    name = names[event.player]
+    action = event.action
+    if not isinstance(action, Hint) or action.to is None or not 0 <= action.to < len(names):
+        return tr(lang, "ev_hint", name=name)
+    receiver = names[action.to]
+    if action.color is not None:
+        clue = color_name(lang, action.color)
+    elif action.rank is not None:
+        clue = tr(lang, "clue_rank", rank=action.rank)
+    else:
+        return tr(lang, "ev_hint_to", name=name, receiver=receiver)
+    if action.slots is None:
+        return tr(lang, "ev_hint_clue", name=name, receiver=receiver, clue=clue)
+    if not action.slots:
+        return tr(lang, "ev_hint_no_slot", name=name, receiver=receiver, clue=clue)
+    count = "one" if len(action.slots) == 1 else "many"
+    slots = slot_list(lang, sorted(action.slots))
+    return tr(lang, f"ev_hint_slots_{count}", name=name, receiver=receiver, clue=clue, slots=slots)
+
+
 def describe_event(lang: str, event: Event, names: tuple[str, ...]) -> str:
     """One line saying what an action did: "Bo played red 3"."""
     name = names[event.player]
     card = card_name(lang, event.card) if event.card is not None else ""
     if event.kind is EventKind.HINT:
-        text = tr(lang, "ev_hint", name=name)
+        text = hint_event_text(lang, event, names)
     elif event.kind is EventKind.DISCARD:
         text = tr(lang, "ev_discard", name=name, card=card)
     elif event.kind is EventKind.MISPLAY:

@@ -376,6 +376,13 @@ class Game:
         )
         return [card for card in needed if position.seen[card.ordinal] >= copies[card.ordinal]]
 
+    def unseen(self, color: Color) -> int:
+        """How many cards of a suit nobody has seen face up yet (neither played nor
+        discarded): in the hands and the draw pile, what players count late in a game."""
+        copies, seen = self.setup.copies, self.position.seen
+        ordinals = [Card(color, rank).ordinal for rank in range(1, 6)]
+        return sum(copies[ordinal] - seen[ordinal] for ordinal in ordinals)
+
     def dead_fireworks(self) -> list[Color]:
         """Fireworks that can no longer be completed (a card they need is gone)."""
         return [color for color, limit in self.firework_limits().items() if limit < 5]

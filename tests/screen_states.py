@@ -16,6 +16,7 @@ from companion.controller import (
     SETUP_ROWS,
     SOFT_KEYS,
     Controller,
+    GamePage,
     Happened,
     Info,
     Refused,
@@ -76,7 +77,7 @@ def discard_page_long_pile(lang: str) -> Controller:
     """The discard page of a game with many discards, six suits."""
     game = _played(_five_players(), lambda g: len(g.position.discards) >= 18)
     controller = _with_last_action(Controller(_draft(lang), game))
-    controller.page = 1
+    controller.page = GamePage.DISCARDS
     return controller
 
 
@@ -323,7 +324,7 @@ def hand_memory_final_round(lang: str) -> Controller:
 def hand_memory_hands_page(lang: str) -> Controller:
     """Every player's hand memory: the game screen's page after the discards."""
     controller = _hand_memory_game(lang)
-    controller.page = 2
+    controller.page = GamePage.HANDS
     return controller
 
 

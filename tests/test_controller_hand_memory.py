@@ -40,6 +40,7 @@ from companion.controller import (
     Controller,
     EntryKind,
     EntryStep,
+    GamePage,
     Info,
     RecordAction,
     RecordUndo,
@@ -403,13 +404,13 @@ def test_undo_restores_the_hand_memory_exactly():
 # -- the pages -------------------------------------------------------------------------
 
 
-def test_next_turns_the_game_screen_to_the_discards_then_every_hand_then_back():
+def test_next_turns_the_game_screen_to_the_discards_the_actions_every_hand_then_back():
     c = table()
     pages = []
-    for _ in range(3):
+    for _ in range(4):
         drive(c, NEXT)
         pages.append(c.page)
-    assert pages == [1, 2, 0]
+    assert pages == [GamePage.DISCARDS, GamePage.ACTIONS, GamePage.HANDS, GamePage.TABLE]
 
 
 @pytest.mark.parametrize("size", [(480, 320), (320, 480), (240, 320), (320, 240), (800, 480)])
@@ -427,7 +428,7 @@ def test_the_game_screen_shows_the_hand_of_the_player_to_act_slot_1_at_the_left(
 def test_the_hands_page_shows_every_players_name_and_the_slots_never_a_card():
     c = table()
     keys(c, "h", "2", "r", "1", "4", "return")
-    drive(c, NEXT, NEXT)
+    drive(c, NEXT, NEXT, NEXT)  # the discards, the actions, the hands
     renderer = Renderer((480, 320), strict=True)
     renderer.draw(pygame.Surface((480, 320)), c)
     said = [text.text for text in renderer.texts]

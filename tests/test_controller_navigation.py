@@ -37,6 +37,7 @@ from companion.controller import (
     Beep,
     Controller,
     FinishGame,
+    GamePage,
     Happened,
     Info,
     LoadHistory,
@@ -346,11 +347,28 @@ def test_device_status_sets_and_clears_the_notice():
 
 
 def test_next_previous_on_the_game_screen_turn_the_page():
+    """NEXT turns to the discard pile, then the recent actions, then the table again;
+    PREVIOUS goes back."""
     c = started()
     drive(c, NEXT)
-    assert c.page == 1
+    assert c.page is GamePage.DISCARDS
+    drive(c, NEXT)
+    assert c.page is GamePage.ACTIONS
+    drive(c, NEXT)
+    assert c.page is GamePage.TABLE
     drive(c, PREVIOUS)
-    assert c.page == 0
+    assert c.page is GamePage.ACTIONS
+
+
+def test_a_panel_that_shows_the_pile_on_the_table_has_no_pile_page():
+    """One pile view, not two: where the table page shows the pile (a wide or tall
+    panel), NEXT goes from the table straight to the actions."""
+    c = started()
+    c.pile_on_table = True
+    drive(c, NEXT)
+    assert c.page is GamePage.ACTIONS
+    drive(c, NEXT)
+    assert c.page is GamePage.TABLE
 
 
 @pytest.mark.parametrize("screen", list(Screen), ids=lambda s: s.value)

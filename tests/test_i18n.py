@@ -471,12 +471,75 @@ def events_of(setup: GameSetup, actions: list) -> list:
 TWO = GameSetup(players=2, names=("Ann", "Bo"))
 
 
-def test_event_hint():
-    event = events_of(TWO, [Hint(to=1, rank=1)])[-1]
+def test_event_hint_without_its_content_says_who_gave_it():
+    event = events_of(TWO, [Hint()])[-1]
     assert event.kind is EventKind.HINT
     assert describe_event("en", event, TWO.names) == "Ann gave a hint"
     assert describe_event("fr", event, TWO.names) == "Ann a donné un indice"
     assert describe_event("de", event, TWO.names) == "Ann hat einen Hinweis gegeben"
+
+
+@pytest.mark.parametrize(
+    ("lang", "color_hint", "rank_hint", "receiver_only"),
+    [
+        ("en", "Ann told Bo: yellow", "Ann told Bo: 1s", "Ann gave Bo a hint"),
+        (
+            "fr",
+            "Ann a dit à Bo\u00a0: jaune",
+            "Ann a dit à Bo\u00a0: 1",
+            "Ann a donné un indice à Bo",
+        ),
+        ("de", "Ann an Bo: Gelb", "Ann an Bo: 1er", "Ann hat Bo einen Hinweis gegeben"),
+    ],
+)
+def test_the_last_action_line_names_the_hint(lang, color_hint, rank_hint, receiver_only):
+    """Issue 20: what a hint said is shown, as far as the table told it: the receiver
+    and the clue without hand memory."""
+    events = events_of(TWO, [Hint(to=1, color=Color.YELLOW), Hint(to=0, rank=1), Hint(to=1)])
+    assert describe_event(lang, events[0], TWO.names) == color_hint
+    assert describe_event(lang, events[1], TWO.names) == rank_hint.replace("Ann", "X").replace(
+        "Bo", "Ann"
+    ).replace("X", "Bo")
+    assert describe_event(lang, events[2], TWO.names) == receiver_only
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "en",
+            ["Ann told Bo: yellow, slots 2 and 3", "Bo told Ann: 1s, slot 1", "Ann told Bo: no 5s"],
+        ),
+        (
+            "fr",
+            [
+                "Ann a dit à Bo\u00a0: jaune, emplacements 2 et 3",
+                "Bo a dit à Ann\u00a0: 1, emplacement 1",
+                "Ann a dit à Bo\u00a0: aucun 5",
+            ],
+        ),
+        (
+            "de",
+            ["Ann an Bo: Gelb, Plätze 2 und 3", "Bo an Ann: 1er, Platz 1", "Ann an Bo: kein 5er"],
+        ),
+    ],
+)
+def test_with_hand_memory_the_hint_line_names_its_slots(lang, expected):
+    """Issue 20: with hand memory the line adds the slots the hint touched."""
+    setup = GameSetup(
+        players=2,
+        names=("Ann", "Bo"),
+        options=GameOptions(hand_memory=True, empty_clues=True),
+    )
+    events = events_of(
+        setup,
+        [
+            Hint(to=1, color=Color.YELLOW, slots=(3, 2)),
+            Hint(to=0, rank=1, slots=(1,)),
+            Hint(to=1, rank=5, slots=()),
+        ],
+    )
+    assert [describe_event(lang, event, setup.names) for event in events] == expected
 
 
 def test_event_play():

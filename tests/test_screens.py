@@ -13,7 +13,16 @@ import pygame
 import pytest
 
 from companion import i18n
-from companion.controller import Controller, Happened, Info, Refused, Screen, SetupDraft, Undone
+from companion.controller import (
+    Controller,
+    GamePage,
+    Happened,
+    Info,
+    Refused,
+    Screen,
+    SetupDraft,
+    Undone,
+)
 from companion.screens import HINT_BLUE, SUIT_RGB, Renderer
 from companion.screens.game import final_round_text
 from companion.storage import HistoryRow, StatsRow
@@ -77,7 +86,7 @@ def controller_for(screen: str, lang: str) -> Controller:
     c = Controller(draft, game)
     c.message = Happened(game.events[-1])
     if screen == "discards":
-        c.page = 1
+        c.page = GamePage.DISCARDS
     elif screen == "entry_color":
         c.handle(Press(Key.PLAY))
     elif screen == "entry_rank":
@@ -301,7 +310,7 @@ def test_discard_pile_marks_critical_cards():
     game.apply(Hint())
     game.apply(Discard(Card.from_code("G4")))  # the other G4 is now the last copy
     c = Controller(SetupDraft(players=2), game)
-    c.page = 1
+    c.page = GamePage.DISCARDS
     surface = pygame.Surface((480, 320))
     renderer = Renderer((480, 320), strict=True)
     renderer.draw(surface, c)
@@ -386,9 +395,14 @@ def test_a_tall_portrait_panel_shows_the_discard_pile_on_the_game_screen():
     tokens and the status: no page to turn."""
     _surface, renderer = render("game", (480, 800), "en")
     pile = [d.rect for d in renderer.texts if d.text.startswith("Discard pile")]
-    status = [d.rect for d in renderer.texts if d.text.startswith("Score ")]
+    status = [d.rect for d in renderer.texts if d.text.startswith("Score\u00a0")]
     assert pile and status and pile[0].bottom < status[0].top
-    assert Press(Key.NEXT) not in [event for _rect, event in renderer.targets]
+    # one pile view, not two: NEXT turns from the table to the actions
+    c = Controller(SetupDraft(players=3), mid_game())
+    Renderer((480, 800), strict=True).draw(pygame.Surface((480, 800)), c)
+    assert GamePage.DISCARDS not in c.pages
+    c.handle(Press(Key.NEXT))
+    assert c.page is GamePage.ACTIONS
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -91,6 +91,8 @@ class Renderer:
         kit.origin = (0, banner_h)
         kit.width, kit.height = area.size
         canvas = surface.subsurface(area)
+        # the panel decides whether the discard pile has a page of its own (NEXT)
+        controller.pile_on_table = game.pile_on_table(area.size)
         screen = controller.screen
         if screen in NEEDS_GAME and controller.game is None:
             screen = Screen.SETUP

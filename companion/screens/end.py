@@ -7,15 +7,22 @@ from __future__ import annotations
 import pygame
 
 from companion import i18n
-from companion.controller import Controller
-from companion.screens import piles
+from companion.controller import Controller, GamePage
+from companion.screens import actions, piles
 from companion.screens.kit import ACCENT, DIM, TEXT, Kit
 from engine.game import EventKind, Game, Outcome
 from hardware.events import InputEvent, Key, Press
 
+#: The end screen's NEXT button names the page it turns to.
+_NEXT_LABEL = {
+    GamePage.TABLE: "discards",
+    GamePage.DISCARDS: "recent_actions",
+    GamePage.ACTIONS: "back_to_score",
+}
 
-def _buttons(lang: str, page: int) -> list[tuple[str, InputEvent]]:
-    toggle = i18n.tr(lang, "back_to_score") if page == 1 else i18n.tr(lang, "discards")
+
+def _buttons(lang: str, page: GamePage) -> list[tuple[str, InputEvent]]:
+    toggle = i18n.tr(lang, _NEXT_LABEL.get(page, "back_to_score"))
     return [
         (i18n.tr(lang, "button_undo"), Press(Key.UNDO)),
         (toggle, Press(Key.NEXT)),
@@ -47,12 +54,16 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     kit.button_bar(surface, bar, buttons)
     figures_text = figures(lang, game)
     figures_h = kit.height_of(figures_text, kit.floor, inner_w)
-    if controller.page == 1:  # the figures, then the discard pile
+    if controller.page in (GamePage.DISCARDS, GamePage.ACTIONS):
+        # the figures, then the discard pile or the actions
         figures_box = layout.place("figures", pygame.Rect(pad, pad, inner_w, figures_h))
         kit.text(surface, figures_text, figures_box, color=DIM, align="center")
         top = figures_box.bottom + pad
-        area = layout.place("discards", pygame.Rect(pad, top, inner_w, bar.top - pad - top))
-        piles.discards(kit, surface, game, area, lang)
+        area = layout.place("page", pygame.Rect(pad, top, inner_w, bar.top - pad - top))
+        if controller.page is GamePage.DISCARDS:
+            piles.discards(kit, surface, game, area, lang)
+        else:
+            actions.draw_list(kit, surface, game, area, lang)
         return
 
     # the score, large, with "/ 25" under it; the rating and its sentence beside it

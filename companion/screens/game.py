@@ -13,8 +13,8 @@ from __future__ import annotations
 import pygame
 
 from companion import i18n
-from companion.controller import Controller, Happened, Info, Refused, Undone
-from companion.screens import hand, piles
+from companion.controller import Controller, GamePage, Happened, Info, Refused, Undone
+from companion.screens import actions, hand, piles
 from companion.screens.kit import (
     ACCENT,
     BACKGROUND,
@@ -27,7 +27,6 @@ from companion.screens.kit import (
     WARN,
     Kit,
 )
-from companion.screens.piles import holds_all
 from engine.cards import Color
 from engine.game import Game
 from hardware.events import InputEvent, Key, Press
@@ -90,13 +89,14 @@ def short_names(names: list[str], everyone: tuple[str, ...]) -> list[str]:
 
 
 def score_text(lang: str, game: Game) -> str:
-    return " · ".join(
-        [
-            i18n.tr(lang, "score", score=game.score),
-            i18n.tr(lang, "max_score", score=game.max_score),
-            i18n.tr(lang, "pace", pace=game.pace),
-        ]
-    )
+    """``Score 15 · Max 22 · Pace 0``: each figure held to its word (no-break spaces), so a
+    line that wraps never leaves a number alone."""
+    parts = [
+        i18n.tr(lang, "score", score=game.score),
+        i18n.tr(lang, "max_score", score=game.max_score),
+        i18n.tr(lang, "pace", pace=game.pace),
+    ]
+    return " · ".join(part.replace(" ", "\u00a0") for part in parts)
 
 
 def buttons(lang: str) -> list[tuple[str, InputEvent]]:
@@ -109,35 +109,42 @@ def buttons(lang: str) -> list[tuple[str, InputEvent]]:
     ]
 
 
+def pile_on_table(size: tuple[int, int]) -> bool:
+    """Whether a panel shows the discard pile on the table page: beside the fireworks
+    on a wide one (700 px and more across), below them on a tall one (700 px and more
+    high). Elsewhere the pile is a page of its own."""
+    width, height = size
+    return max(width, height) >= 700 and width != height
+
+
 def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
-    game = controller.game
-    assert game is not None
+    page = controller.page
+    if controller.hand_memory and page is GamePage.HANDS:
+        draw_hands_page(kit, surface, controller)
+        return
+    if page is GamePage.DISCARDS and controller.pile_on_table:
+        page = GamePage.TABLE  # the table shows the pile: one pile view, not two
     # The roomy layout first; on a panel where the fireworks would not fit (five long
     # names in the final round at 320x240), the compact one: the fuses and the draw
     # pile join the tokens' row, the players after the current one are shortened, and
     # the fireworks may be flat cards.
-    if not _draw(kit, surface, controller, compact=False):
+    if not _draw(kit, surface, controller, page, compact=False):
         surface.fill(BACKGROUND)
         kit.texts.clear()
         kit.targets.clear()
-        _draw(kit, surface, controller, compact=True)
+        _draw(kit, surface, controller, page, compact=True)
 
 
-#: The game screen's page of every player's hand (hand memory).
-HANDS_PAGE = 2
-
-
-def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact: bool) -> bool:
+def _draw(
+    kit: Kit, surface: pygame.Surface, controller: Controller, page: GamePage, *, compact: bool
+) -> bool:
     """Draw the game screen; False (and nothing sure) when the fireworks do not fit."""
     game, lang = controller.game, controller.language
     assert game is not None
-    if controller.hand_memory and controller.page == HANDS_PAGE:
-        draw_hands_page(kit, surface, controller)
-        return True
-    texts_before, targets_before = len(kit.texts), len(kit.targets)
     w, h, pad = kit.width, kit.height, kit.pad
     portrait = h > w
-    wide = not portrait and w >= 700
+    wide = not portrait and pile_on_table((w, h))
+    pile_below = portrait and pile_on_table((w, h))
     main_w = int(w * 0.6) if wide else w
     inner_w = main_w - 2 * pad
     # a wide panel: the turn row spans both columns, the discard pile is the right one
@@ -153,10 +160,7 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
 
     # whose turn (in the final round: and who after); the fuses and the draw pile beside
     # it, on a row below when it is long, in the tokens' row when compact
-    turn = turn_text(lang, game)
-    if compact:
-        turn = turn_text(lang, game, short=True)
-    turn_color = ACCENT
+    turn = turn_text(lang, game, short=compact)
     fuses_w = int(row_h * 3.3)
     deck_w = int(row_h * 0.72) + pad + kit.width_of("50", kit.figure)
     beside = full_w - fuses_w - deck_w - 4 * pad
@@ -167,7 +171,26 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
         turn_h = kit.height_of(turn, kit.big, full_w)
         turn_box = layout.place("turn", pygame.Rect(pad, pad, full_w, turn_h))
         fuses = pygame.Rect(pad, turn_box.bottom + pad, fuses_w, row_h)
-    kit.text(surface, turn, turn_box, size=kit.big, floor=kit.big, color=turn_color)
+    kit.text(surface, turn, turn_box, size=kit.big, floor=kit.big, color=ACCENT)
+    deck = pygame.Rect(fuses.right + 2 * pad, fuses.top, deck_w, row_h)
+
+    if page is not GamePage.TABLE:
+        # a page of its own (the discard pile, the recent actions): under the top row,
+        # the whole width down to the buttons; a tap on it turns the page
+        layout.place("fuses", fuses)
+        kit.fuses(surface, fuses, game.position.fuses)
+        layout.place("deck", deck)
+        _draw_deck(kit, surface, deck, game.position.deck)
+        top = fuses.bottom + pad
+        area = layout.place(page.value, pygame.Rect(pad, top, w - 2 * pad, bar.top - pad - top))
+        if page is GamePage.DISCARDS:
+            piles.discards(kit, surface, game, area, lang)
+        else:
+            actions.draw_list(kit, surface, game, area, lang)
+        kit.button_bar(surface, bar, bar_buttons)
+        kit.target(area, Press(Key.NEXT))
+        return True
+
     top = turn_box.bottom + pad if compact else fuses.bottom + pad
 
     # the bottom of the main column, from the buttons up
@@ -184,8 +207,6 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
         deck = pygame.Rect(tokens_box.right - deck_w, tokens_box.top, deck_w, tokens_h)
         fuses = pygame.Rect(deck.left - 2 * pad - fuses_w, tokens_box.top, fuses_w, tokens_h)
         tokens_box.width = fuses.left - 2 * pad - tokens_box.left
-    else:
-        deck = pygame.Rect(fuses.right + 2 * pad, fuses.top, deck_w, row_h)
 
     # with hand memory, the hand of the player to act: under the fireworks, or on a wide
     # panel at the top of the right-hand column, above the discard pile
@@ -194,7 +215,7 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
     side_hand_h = tile_h + pad if controller.hand_memory and wide else 0
     hand_h = tile_h + pad if controller.hand_memory and not wide else 0
     # the fireworks take what is left, up to 0.3 of the panel; on a tall panel the
-    # rest holds the discard pile, under the tokens
+    # pile takes the rest, under the tokens
     room = tokens_box.top - pad - top - hand_h
     if room < kit.card_height() and not compact:
         return False
@@ -206,25 +227,13 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
         room += hand_h
         hand_h = 0
     fireworks_h = max(least, min(room, int(kit.unit * 0.3)))
+    if pile_below:  # the pile's share first: it is shown whole
+        pile_need = _pile_height(kit, game, inner_w, lang)
+        if room - pile_need < least and not compact:
+            return False  # the compact layout leaves the pile more room
+        fireworks_h = max(least, min(fireworks_h, room - pile_need))
     fireworks_box = pygame.Rect(pad, top, inner_w, fireworks_h)
     surplus = room - fireworks_h
-    pile_top = fireworks_box.bottom + hand_h + tokens_h + 2 * pad
-    pile_box = pygame.Rect(pad, pile_top, inner_w, message_box.top - pad - pile_top)
-    pile_below = (
-        portrait
-        and surplus >= floor_line + kit.card_height() + 4 * pad
-        and holds_all(kit, game, pile_box.inflate(-2 * pad, -2 * pad))
-    )
-    side_top = top + side_hand_h
-    side = pygame.Rect(main_w + pad, side_top, w - main_w - 2 * pad, bar.top - pad - side_top)
-    # the pile needs no page of its own where it is shown whole beside or below
-    one_page = (wide and holds_all(kit, game, side.inflate(-2 * pad, -2 * pad))) or pile_below
-    if controller.hand_memory and controller.page == 1 and one_page:
-        # no discard page here: the page after the table is every player's hand
-        surface.fill(BACKGROUND)
-        del kit.texts[texts_before:], kit.targets[targets_before:]
-        draw_hands_page(kit, surface, controller)
-        return True
     if not pile_below and surplus > 0:
         # the tokens under the fireworks and the status under them: the room left
         # stays above the buttons, where nothing is to be read
@@ -233,37 +242,30 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
         if compact:
             fuses.move_ip(0, -surplus)
             deck.move_ip(0, -surplus)
+    if pile_below:
+        tokens_box.top = fireworks_box.bottom + hand_h + pad
+        if compact:  # the fuses and the draw pile stay in the tokens' row
+            fuses.top = deck.top = tokens_box.top
     layout.place("fuses", fuses)
     kit.fuses(surface, fuses, game.position.fuses)
     layout.place("deck", deck)
     _draw_deck(kit, surface, deck, game.position.deck)
-    show_message = True
     if pile_below:
-        tokens_box.top = fireworks_box.bottom + hand_h + pad
+        pile_top = tokens_box.bottom + pad
+        pile_box = pygame.Rect(pad, pile_top, inner_w, message_box.top - pad - pile_top)
         layout.place("pile", pile_box)
         pygame.draw.rect(surface, PANEL, pile_box, border_radius=8)
         piles.discards(kit, surface, game, pile_box.inflate(-2 * pad, -2 * pad), lang)
-    if controller.page == 1 and not one_page:
-        # the discard page: the pile where the fireworks and the last action were, the
-        # tokens just above the score
-        tokens_box.top = score_box.top - pad - tokens_h
-        if compact:
-            for box in (fuses, deck):
-                box.top = tokens_box.top
-        pile_area = layout.place(
-            "discards", pygame.Rect(pad, top, inner_w, tokens_box.top - pad - top)
-        )
-        piles.discards(kit, surface, game, pile_area, lang)
-        show_message = False
-    else:
-        layout.place("fireworks", fireworks_box)
-        piles.fireworks(kit, surface, game, fireworks_box)
-        if hand_h:
-            hand_box = pygame.Rect(pad, fireworks_box.bottom + pad, inner_w, hand_h - pad)
-            _draw_hand(kit, surface, layout.place("hand", hand_box), game)
+    layout.place("fireworks", fireworks_box)
+    piles.fireworks(kit, surface, game, fireworks_box)
+    if hand_h:
+        hand_box = pygame.Rect(pad, fireworks_box.bottom + pad, inner_w, hand_h - pad)
+        _draw_hand(kit, surface, layout.place("hand", hand_box), game, lang)
+    side_top = top + side_hand_h
+    side = pygame.Rect(main_w + pad, side_top, w - main_w - 2 * pad, bar.top - pad - side_top)
     if side_hand_h:
         hand_box = pygame.Rect(side.left, top, side.width, side_hand_h - pad)
-        _draw_hand(kit, surface, layout.place("hand", hand_box), game)
+        _draw_hand(kit, surface, layout.place("hand", hand_box), game, lang)
     layout.place("tokens", tokens_box)
     kit.tokens(surface, tokens_box, game.position.hints)
     if wide:
@@ -271,16 +273,23 @@ def _draw(kit: Kit, surface: pygame.Surface, controller: Controller, *, compact:
         pygame.draw.rect(surface, PANEL, side, border_radius=8)
         piles.discards(kit, surface, game, side.inflate(-2 * pad, -2 * pad), lang)
 
-    if message and show_message:
+    if message:
         layout.place("message", message_box)
         kit.text(surface, message, message_box, color=message_color)
     layout.place("score", score_box)
     kit.text(surface, score, score_box, size=kit.big, floor=kit.big, color=DIM)
 
     kit.button_bar(surface, bar, bar_buttons)
-    if not one_page:  # the fireworks/discards area toggles pages when tapped
-        kit.target(pygame.Rect(0, top, w, tokens_box.bottom - top), Press(Key.NEXT))
+    # the fireworks' area turns the page when tapped
+    kit.target(pygame.Rect(0, top, main_w, tokens_box.bottom - top), Press(Key.NEXT))
     return True
+
+
+def _pile_height(kit: Kit, game: Game, width: int, lang: str) -> int:
+    """The height the discard pile needs below the fireworks (a tall panel): its panel's
+    margins, and the gap above it."""
+    inner = width - 2 * kit.pad
+    return piles.pile_height(kit, game, inner, lang) + 4 * kit.pad + kit.gap
 
 
 def _draw_deck(kit: Kit, surface: pygame.Surface, rect: pygame.Rect, cards: int) -> None:
@@ -294,9 +303,27 @@ def _draw_deck(kit: Kit, surface: pygame.Surface, rect: pygame.Rect, cards: int)
     kit.text(surface, str(cards), number, size=kit.figure, floor=kit.figure)
 
 
-def _draw_hand(kit: Kit, surface: pygame.Surface, rect: pygame.Rect, game: Game) -> None:
-    """The hand memory of the player to act."""
-    hand.draw_row(kit, surface, rect, game.hand_memory(game.position.current), _colors(game))
+def _draw_hand(kit: Kit, surface: pygame.Surface, rect: pygame.Rect, game: Game, lang: str) -> None:
+    """The hand memory of the player to act, their name at its left (in the turn line's
+    colour, shortened where the slots need the room)."""
+    seat = game.position.current
+    memory = game.hand_memory(seat)
+    name = game.setup.names[seat]
+    room = rect.width - hand.row_width(kit, len(memory)) - kit.pad
+    for label in (name, *short_names([name], game.setup.names), name[:3]):
+        if kit.width_of(label, kit.floor) <= room:
+            label_box = pygame.Rect(
+                rect.left, rect.top, kit.width_of(label, kit.floor), rect.height
+            )
+            kit.text(surface, label, label_box, color=ACCENT)
+            rect = pygame.Rect(
+                label_box.right + kit.pad,
+                rect.top,
+                rect.right - label_box.right - kit.pad,
+                rect.height,
+            )
+            break
+    hand.draw_row(kit, surface, rect, memory, _colors(game))
 
 
 def _colors(game: Game) -> list[Color]:

@@ -37,8 +37,9 @@ from hardware.events import ChooseSlot
 
 
 def tile_height(kit: Kit) -> int:
-    """A slot's height: two lines at the floor and a margin."""
-    return 2 * kit.line_height(kit.floor) + 4
+    """A slot's height: a line at the floor (the number, the colours), a line at the big
+    size (the rank, large when the hints fixed it), and a margin."""
+    return kit.line_height(kit.floor) + kit.line_height(kit.big) + 4
 
 
 def flat_tile_height(kit: Kit) -> int:
@@ -108,27 +109,36 @@ def draw_slot(
     *,
     chosen: bool = False,
 ) -> None:
-    """One slot: its number, its colour or the colours it cannot be, its rank or the
-    ranks it cannot be."""
+    """One slot: its number, its colour or the colours it cannot be, its rank (large)
+    or the ranks it cannot be; a chosen slot ringed light and dark, so that the ring
+    shows on every suit's colour, yellow and white included."""
     radius = max(3, rect.width // 10)
     color = known.color
     if color is not None:
         ink = kit.card_face(surface, rect, color)
     else:
         pygame.draw.rect(surface, PANEL_LIGHT if chosen else PANEL, rect, border_radius=radius)
-        ink = DIM
-    outline, width = (ACCENT, max(3, kit.gap)) if chosen else (DIM, 1)
-    pygame.draw.rect(surface, outline, rect, width, border_radius=radius)
+        ink = TEXT
+    if chosen:
+        ring = max(3, kit.gap)
+        pygame.draw.rect(surface, ACCENT, rect, ring, border_radius=radius)
+        inner_ring = rect.inflate(-2 * ring, -2 * ring)
+        pygame.draw.rect(surface, DARK_INK, inner_ring, ring, border_radius=radius)
+    else:
+        pygame.draw.rect(surface, DIM, rect, 1, border_radius=radius)
     line = kit.line_height(kit.floor)
     inner = rect.inflate(-6, -4)
     top = pygame.Rect(inner.left, inner.top, inner.width, line)
-    # the slot number on a dark badge, so it never reads as a rank
+    # the slot number on a dark badge (on the accent colour when chosen), so it never
+    # reads as a rank
     number_w = kit.width_of(str(number), kit.floor) + 6
     badge = pygame.Rect(top.left, top.top, number_w, line)
-    pygame.draw.rect(surface, DARK_INK, badge, border_radius=3)
-    kit.text(surface, str(number), badge, color=ACCENT if chosen else TEXT, align="center")
+    pygame.draw.rect(surface, ACCENT if chosen else DARK_INK, badge, border_radius=3)
+    kit.text(surface, str(number), badge, color=DARK_INK if chosen else TEXT, align="center")
     rank = known.rank
     ruled_out = sorted(set(range(1, 6)) - set(known.ranks))
+    crossed = [c for c in colors if c not in known.colors] if color is None else []
+    extra = pygame.Rect(0, 0, 0, 0)
     if rect.height < tile_height(kit):  # flat, one line: the rank part at the right
         text = str(rank) if rank is not None else "".join(map(str, ruled_out))
         rank_w = kit.width_of(text, kit.floor) + 4 if text else 0
@@ -137,27 +147,39 @@ def draw_slot(
     else:
         bottom = pygame.Rect(inner.left, top.bottom, inner.width, inner.bottom - top.bottom)
         marks = pygame.Rect(badge.right + 2, top.top, top.right - badge.right - 2, line)
+        # crossed colours that do not fit the top line go on at the bottom line's left
+        over = len(crossed) - marks.width // _mark_step(kit)
+        if over > 0:
+            extra = pygame.Rect(bottom.left, bottom.top, over * _mark_step(kit), bottom.height)
+            bottom = pygame.Rect(extra.right, bottom.top, bottom.right - extra.right, bottom.height)
     if color is not None:
         r = max(3, min(line // 2 - 2, marks.width // 2))
         kit.symbol(surface, color, (marks.right - r - 1, marks.centery), r, ink)
     else:
-        _crossed_colors(kit, surface, marks, [c for c in colors if c not in known.colors])
+        room = max(0, marks.width // _mark_step(kit))
+        _crossed_colors(kit, surface, marks, crossed[:room])
+        _crossed_colors(kit, surface, extra, crossed[room:])
     if rank is not None:
-        kit.text(surface, str(rank), bottom, color=ink, align="center")
+        size = kit.floor if rect.height < tile_height(kit) else kit.big
+        kit.text(surface, str(rank), bottom, size=size, color=ink, align="center")
     else:
-        _struck_ranks(kit, surface, bottom, ruled_out, ink)
+        _struck_ranks(kit, surface, bottom, ruled_out, ink if color is not None else DIM)
+
+
+def _mark_step(kit: Kit) -> int:
+    """The width a crossed-out colour takes: a symbol at the floor's size, and a gap."""
+    return kit.line_height(kit.floor) - 2
 
 
 def _crossed_colors(
     kit: Kit, surface: pygame.Surface, rect: pygame.Rect, colors: Sequence[Color]
 ) -> None:
-    """The colours a slot cannot be: each suit's symbol in its colour, crossed out."""
-    if not colors:
+    """The colours a slot cannot be: each suit's symbol in its colour, crossed out, at
+    the floor's size, from the right."""
+    if not colors or rect.width <= 0:
         return
-    if rect.width <= 0:
-        return
-    step = min(rect.height, rect.width // len(colors))
-    r = max(2, step // 2 - 2)
+    step = _mark_step(kit)
+    r = max(3, step // 2 - 1)
     for i, color in enumerate(colors):
         cx = rect.right - step // 2 - i * step
         cy = rect.centery

@@ -530,6 +530,18 @@ class Kit:
         number_w = self.width_of("8", self.big) + self.pad
         dots = pygame.Rect(rect.left, rect.top, rect.width - number_w - self.pad, rect.height)
         diameter = min(rect.height, int(dots.width / (MAX_HINTS * 1.08)))
+        if diameter < self.line_height(self.floor):
+            # too narrow for eight tokens read from a chair: one token, large, and the
+            # number of those left out of 8
+            diameter = min(rect.height, self.line_height(self.big))
+            r = diameter // 2
+            center = (rect.left + r, rect.centery)
+            pygame.draw.circle(surface, HINT_BLUE if hints else SPENT, center, r)
+            pygame.draw.circle(surface, (210, 230, 255), center, max(2, r // 4))
+            box = pygame.Rect(rect.left + diameter + self.pad, rect.top, 0, rect.height)
+            box.width = rect.right - box.left
+            self.text(surface, f"{hints}/{MAX_HINTS}", box, size=self.big, color=HINT_BLUE)
+            return
         step = min(diameter * 1.3, (dots.width - diameter) / (MAX_HINTS - 1))
         r = diameter // 2
         for i in range(MAX_HINTS):
