@@ -73,6 +73,7 @@ class Renderer:
         kit = self.kit
         kit.targets = []
         kit.texts = []
+        kit.pile = []
         surface.fill(BACKGROUND)
         width, height = self.size
         # A notice (a device unplugged, a damaged game kept aside) is a banner of its

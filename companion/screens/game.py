@@ -132,6 +132,7 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
         surface.fill(BACKGROUND)
         kit.texts.clear()
         kit.targets.clear()
+        kit.pile.clear()
         _draw(kit, surface, controller, page, compact=True)
 
 
@@ -175,13 +176,16 @@ def _draw(
     deck = pygame.Rect(fuses.right + 2 * pad, fuses.top, deck_w, row_h)
 
     if page is not GamePage.TABLE:
-        # a page of its own (the discard pile, the recent actions): under the top row,
-        # the whole width down to the buttons; a tap on it turns the page
-        layout.place("fuses", fuses)
-        kit.fuses(surface, fuses, game.position.fuses)
-        layout.place("deck", deck)
-        _draw_deck(kit, surface, deck, game.position.deck)
-        top = fuses.bottom + pad
+        # a page of its own (the discard pile, the recent actions): under whose turn,
+        # the whole width down to the buttons; the fuses and the draw pile where they
+        # share the turn's row (else the page takes their row: they are a NEXT away);
+        # a tap on the page turns it
+        top = turn_box.bottom + pad
+        if fuses.top == turn_box.top:
+            layout.place("fuses", fuses)
+            kit.fuses(surface, fuses, game.position.fuses)
+            layout.place("deck", deck)
+            _draw_deck(kit, surface, deck, game.position.deck)
         area = layout.place(page.value, pygame.Rect(pad, top, w - 2 * pad, bar.top - pad - top))
         if page is GamePage.DISCARDS:
             piles.discards(kit, surface, game, area, lang)

@@ -158,6 +158,9 @@ class Kit:
         self._wrapped: dict[tuple[str, int, int], list[str]] = {}
         self.targets: list[Target] = []
         self.texts: list[Drawn] = []
+        #: Every discarded card drawn in the last frame (a stacked copy too): its code,
+        #: its mark ("!", "×" or ""), where; so that a test can count the whole pile.
+        self.pile: list[tuple[str, str, pygame.Rect]] = []
 
     def layout(self, bounds: pygame.Rect | None = None) -> Layout:
         """A layout for one screen (the area being drawn, unless ``bounds``)."""

@@ -169,7 +169,7 @@ def plan_pile(
             return plan
     plan = _tiles(kit, rows, kit.floor, 1, body.width, marked)
     for columns in (1, 2, 3):
-        for size in range(kit.big if columns == 1 else kit.floor, kit.floor - 1, -1):
+        for size in range(kit.big, kit.floor - 1, -1):
             plan = _tiles(kit, rows, size, columns, body.width, marked)
             if plan.height(gap) <= body.height:
                 return plan
@@ -233,7 +233,9 @@ def _draw_flow(
             left = body.left + x
             if isinstance(what, Card):
                 tile = pygame.Rect(left, y, _card_width(kit, plan, what), tile_h)
-                _small_tile(kit, surface, tile, what, _mark(what, lost, critical), plan.size)
+                mark = _mark(what, lost, critical)
+                kit.pile.append((what.code(), mark or "", tile.move(kit.origin)))
+                _small_tile(kit, surface, tile, what, mark, plan.size)
             elif isinstance(what, Color):
                 center = (left + line // 2, y + tile_h // 2)
                 kit.symbol(surface, what, center, max(3, line // 2 - 2), SUIT_RGB[what])
@@ -326,6 +328,7 @@ def _draw_row(
         for x, card, stacked in places:
             tile = pygame.Rect(box.left + x, y, _card_width(kit, plan, card), tile_h)
             mark = _mark(card, lost, critical)
+            kit.pile.append((card.code(), mark or "", tile.move(kit.origin)))
             if plan.form is PileForm.CARDS:  # a copy under another shows its band only
                 label = None if stacked else str(card.rank)
                 kit.card(surface, tile, card.color, label, mark=None if stacked else mark)

@@ -16,6 +16,7 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller, veil: pygame
     surface.blit(veil, (0, 0))
     kit.targets.clear()  # only the dialog answers taps
     kit.texts.clear()  # and only the dialog is read: the game is veiled behind it
+    kit.pile.clear()
     box_w = int(w * 0.9)
     inner_w = box_w - 4 * pad
     title = i18n.tr(lang, "undo_title")
