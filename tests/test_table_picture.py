@@ -55,6 +55,9 @@ GAMES = {
     "5 players, six suits, 20 discards": lambda: discarding_game(
         5, GameOptions(multicolor=Multicolor.SHORT), 20
     ),
+    "4 players, hand memory, 16 discards (docs/examples/long-pile.jsonl)": lambda: replay_log(
+        (EXAMPLES / "long-pile.jsonl").read_text()
+    ),
 }
 
 
@@ -102,7 +105,7 @@ def test_the_piles_cards_stand_apart_in_their_suits_colour(size):
             if other != code:
                 assert not rect.colliderect(other_rect), (code, other)
         color = Card.from_code(code).color
-        assert surface.get_at((rect.left + 3, rect.centery))[:3] == SUIT_RGB[color], code
+        assert surface.get_at((rect.left + 1, rect.centery))[:3] == SUIT_RGB[color], code
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

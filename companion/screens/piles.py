@@ -174,7 +174,7 @@ def plan_pile(
             if plan.height(gap) <= body.height:
                 return plan
     for size in range(kit.big, kit.floor - 1, -1):
-        tile_h = kit.line_height(size) + 4
+        tile_h = kit.line_height(size) + 2
         flow = PilePlan(PileForm.FLOW, size, tile_h, 1, (), marked)
         flow = PilePlan(
             PileForm.FLOW,
@@ -255,7 +255,7 @@ def _tiles(
     kit: Kit, rows: list[SuitRow], size: int, columns: int, width: int, marked: frozenset[Card]
 ) -> PilePlan:
     column_w = (width - kit.gap * (columns - 1)) // columns
-    plan = PilePlan(PileForm.TILES, size, kit.line_height(size) + 4, columns, (), marked)
+    plan = PilePlan(PileForm.TILES, size, kit.line_height(size) + 2, columns, (), marked)
     lines = tuple(len(_row_places(kit, row, plan, column_w)) for row in rows)
     return PilePlan(PileForm.TILES, size, plan.tile_h, columns, lines, marked)
 
