@@ -686,13 +686,13 @@ def test_every_plural_rule_is_its_gettext_expression(lang):
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_help_explains_every_mark_the_game_screen_shows(lang):
-    """Max, Pace, "!" and "×" appear on the game screen: Help says what they mean,
+    """Max, Pace, "!", "×" and "unseen" appear on the game screen: Help says what they mean,
     and that the fireworks can be tapped; every language has the same rows."""
     rows = i18n.HELP_ROWS[lang]
     assert len(rows) == len(i18n.HELP_ROWS["en"])
     keys = [keys for keys, _buttons, _meaning in rows]
     pace_word = i18n.tr(lang, "pace", pace=0).split()[0]
-    for mark in ("Max", pace_word, "!", "×"):
+    for mark in ("Max", pace_word, "!", "×", i18n.tr(lang, "unseen")):
         assert mark in keys, mark
     tap_the_fireworks = {"en": "fireworks", "fr": "feux", "de": "Feuerwerke"}
     if lang in tap_the_fireworks:

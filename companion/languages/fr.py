@@ -190,7 +190,7 @@ LANGUAGE = Language(
         ("Retour", "", "revenir d'un choix (saisie)"),
         ("u, Retour", "ANNUL", "annuler la dernière action"),
         ("a", "SUIV (saisie)", "annoncer une couleur"),
-        ("Tab / flèches", "SUIV", "page / ligne suivante"),
+        ("Tab / flèches", "SUIV", "page suivante (défausse, derniers coups) / ligne"),
         ("m", "OK long", "menu"),
         ("2-5", "", "joueurs (préparation)"),
         (
@@ -208,7 +208,8 @@ LANGUAGE = Language(
         ("Marge", "", "défausses possibles avant que Max baisse"),
         ("!", "", "dernier exemplaire d'une carte utile"),
         ("×", "", "tous les exemplaires partis\u00a0: carte perdue, feu plafonné"),
-        ("toucher", "feux", "afficher la défausse"),
+        ("non vues", "", "cartes d'une couleur ni jouées ni défaussées"),
+        ("toucher", "feux", "page suivante\u00a0: la défausse, les coups"),
     ),
     plural=lambda n: int(n > 1),
     plural_expression="n > 1",
