@@ -455,7 +455,7 @@ def entry_refused_change(lang: str) -> Controller:
 
 
 def hand_memory_receiver_unknown(lang: str) -> Controller:
-    """"To whom?" and key 1, Ann's own seat: refused, the sentence above the receivers'
+    """At "to whom?", key 1, Ann's own seat: refused, the sentence above the receivers'
     tiles."""
     controller = hand_memory_receiver(lang)
     controller.handle(ChooseSeat(0))
