@@ -77,32 +77,33 @@ def draft_from_config(config: Config) -> SetupDraft:
 
 
 def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]:
-    """The controller as the stored games leave it: the latest game, unfinished or just over.
+    """The controller as the stored games leave it: the game in play (one taken up again
+    from the history is in play, though not the latest), else the latest game just over.
 
-    A latest game that no longer replays (its stored lines were damaged) is not resumed: it
+    A game that no longer replays (its stored lines were damaged) is not resumed: it
     stays in the database as it is (``export`` gives the part that replays), the companion
     starts on the set-up screen, and its notice names the game.
     """
-    game_id = storage.latest_game_id()
     game = None
     notice = None
-    if game_id is not None:
-        try:
-            stored = storage.load(game_id)
-        except DamagedGameError as error:
-            log.warning("%s; it is kept aside, not resumed", error)
-            notice = i18n.tr(draft.language, "game_damaged_kept_aside", game=game_id)
-            game_id = None
-        else:
-            if stored.status in (GameStatus.PLAYING, GameStatus.OVER):
-                game = Game.replay(stored.setup, stored.actions)
-                if game.is_over and stored.status is GameStatus.PLAYING:
-                    # The power went between the last action and this; a full card leaves
-                    # it for the next start.
-                    with contextlib.suppress(StorageFullError):
-                        storage.finish(game_id, game)
-            else:
-                game_id = None
+    stored = None
+    try:
+        stored = storage.unfinished()
+        if stored is None:
+            latest = storage.latest_game_id()
+            stored = storage.load(latest) if latest is not None else None
+    except DamagedGameError as error:
+        log.warning("%s; it is kept aside, not resumed", error)
+        notice = i18n.tr(draft.language, "game_damaged_kept_aside", game=error.game_id)
+    game_id = None
+    if stored is not None and stored.status in (GameStatus.PLAYING, GameStatus.OVER):
+        game_id = stored.id
+        game = Game.replay(stored.setup, stored.actions)
+        if game.is_over and stored.status is GameStatus.PLAYING:
+            # The power went between the last action and this; a full card leaves it for
+            # the next start.
+            with contextlib.suppress(StorageFullError):
+                storage.finish(game_id, game)
     controller = Controller(draft, game, clock=utc_now)
     controller.notice = notice
     return controller, game_id

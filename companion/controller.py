@@ -297,6 +297,15 @@ MORE_CLUES = Select("more_clues")
 #: Clues shown per page, the sixth soft key turning the page.
 CLUES_PER_PAGE = 5
 
+#: Left and Right on a row that shows ‹ value › (the set-up, the menu's language): the
+#: value moves back or on; Up and Down (NEXT, PREVIOUS) move between the rows.
+PREVIOUS_VALUE = Select("previous_value")
+NEXT_VALUE = Select("next_value")
+
+#: The refusals of a play or a discard that are about where the card came from (hand
+#: memory): OK on such a refused entry asks the slot again, not the card.
+SLOT_REFUSALS = frozenset({"no_such_slot", "card_not_in_slot", "card_ruled_out"})
+
 #: The refusals that only say a hand-memory entry is not complete yet (no slot, no
 #: slots): a check made before the slots are known sets them aside.
 NOT_YET_COMPLETE = frozenset({"slot_needed", "hint_needs_slots"})
@@ -583,6 +592,11 @@ class Controller:
             draft.players = event.number
             draft.first_player %= draft.players
             return []
+        if event in (PREVIOUS_VALUE, NEXT_VALUE):  # Left, Right: the focused row's value
+            row = SETUP_ROWS[self.focus]
+            if row not in ("names", "start"):  # typed, or a button: no value to move
+                self.change_setup_row(row, -1 if event == PREVIOUS_VALUE else 1)
+            return []
         if not isinstance(event, Press):
             return []
         key = event.key
@@ -602,22 +616,26 @@ class Controller:
             self.screen = Screen.END if self.game.is_over else Screen.GAME
         return []
 
-    def change_setup_row(self, row: str) -> None:
-        """Move the value of a set-up row on to the next choice."""
+    def change_setup_row(self, row: str, step: int = 1) -> None:
+        """Move the value of a set-up row on to the next choice (``step`` -1: back to the
+        one before), round the choices as OK does."""
         draft = self.draft
         if row == "players":
-            draft.players = draft.players % 5 + 1 if draft.players < 5 else 2
+            draft.players = (draft.players - 2 + step) % 4 + 2  # 2 to 5
             draft.first_player %= draft.players
         elif row == "first_player":
-            draft.first_player = (draft.first_player + 1) % draft.players
+            draft.first_player = (draft.first_player + step) % draft.players
         elif row == "names":
             self.editing_name = 0
             while len(draft.names) < draft.players:
                 draft.names.append("")
         elif row == "language":
-            draft.language = LANGUAGES[(LANGUAGES.index(draft.language) + 1) % len(LANGUAGES)]
+            index = LANGUAGES.index(draft.language) + step
+            draft.language = LANGUAGES[index % len(LANGUAGES)]
         elif row in OPTION_NAMES:
-            draft.options = draft.options.cycled(row)
+            choices = draft.options.choices(row)
+            index = choices.index(draft.options.value(row)) + step
+            draft.options = draft.options.with_value(row, choices[index % len(choices)])
             if row == "hand_memory":  # said once, as it is turned on: how to hold the cards
                 self.message = (
                     Info("hand_memory_how_to_hold") if draft.options.hand_memory else None
@@ -757,12 +775,14 @@ class Controller:
                 self.preview = None
                 self._acknowledge()
                 return []
-            self.message = Refused(error)
             self._cancel_entry()
+            self.message = Refused(error)  # said on the game screen: the pad's card
             return [Beep("refused")]
         effects = self._confirm_entry()
-        if isinstance(self.message, Refused):
+        refusal = self.message
+        if isinstance(refusal, Refused):
             self._cancel_entry()
+            self.message = refusal
         return effects
 
     def _on_entry(self, event: InputEvent) -> list[Effect]:
@@ -792,8 +812,10 @@ class Controller:
                 entry.choosing_announce = False
             else:
                 entry.color = event.color
+            self._acknowledge()  # the refusal said before this choice has been read
         elif isinstance(event, ChooseRank) and 1 <= event.rank <= 5:
             entry.rank = event.rank
+            self._acknowledge()
         elif isinstance(event, Press):
             key = event.key
             if key is Key.BACK:
@@ -802,6 +824,9 @@ class Controller:
                 return self._erase_last_choice()
             if step is EntryStep.KIND and key in (Key.PLAY, Key.DISCARD):
                 return self._kind_of_scanned(key)
+            refusal = self.entry_refusal()
+            if key is Key.OK and refusal is not None:
+                return self._change_refused_choice(refusal)
             if step is EntryStep.CONFIRM and key is Key.OK:
                 return self._confirm_entry()
             announcing = game.setup.options.timed_display and entry.kind is EntryKind.PLAY
@@ -884,6 +909,9 @@ class Controller:
                 return self._cancel_entry()
             if key is Key.ERASE:
                 return self._erase_last_choice()
+            refusal = self.entry_refusal()
+            if key is Key.OK and refusal is not None:
+                return self._change_refused_choice(refusal)
             if step is EntryStep.SLOTS and key is Key.OK:
                 return self._confirm_entry()
             if key in SOFT_KEYS:
@@ -895,9 +923,13 @@ class Controller:
         if step is EntryStep.RECEIVER and isinstance(event, ChooseSeat | ChooseSlot):
             # a tap on a slot of a player's hand picks the receiver and that slot at once
             seat = event.seat
-            if seat is None or seat not in self.receivers():
+            if seat is None:
                 return []
-            error = self._refusal(Hint(seat, player=player))
+            players = game.setup.players
+            if not 0 <= seat < players:  # a key beyond the table: said as the keys count
+                self.message = Info("entry_no_such_seat", (("n", seat + 1), ("players", players)))
+                return [Beep("refused")]
+            error = self._refusal(Hint(seat, player=player))  # one's own seat: said why
             if error is not None:
                 self.message = Refused(error)
                 return [Beep("refused")]
@@ -988,10 +1020,38 @@ class Controller:
         return []
 
     def _cancel_entry(self) -> list[Effect]:
+        """Leave the entry: the game screen shows the last action again (a refusal said
+        during the entry was the entry's)."""
         self.entry = None
         self.preview = None
         self.screen = Screen.GAME
+        self._acknowledge()
         return []
+
+    def entry_refusal(self) -> IllegalAction | None:
+        """Why the entry, complete, would be refused (then OK changes it), or None."""
+        if self.entry is None or not isinstance(self.preview, IllegalAction):
+            return None
+        if self.entry_step() not in (EntryStep.CONFIRM, EntryStep.SLOTS):
+            return None
+        return self.preview
+
+    def _change_refused_choice(self, error: IllegalAction) -> list[Effect]:
+        """OK on a refused play or discard: the choice the refusal is about is asked again
+        (the card's slot, else the card), the refusal said until it is. A refused hint
+        is still at its slots, the choice to change: OK is not offered, it only beeps."""
+        entry = self.entry
+        assert entry is not None
+        self.message = Refused(error)
+        if entry.kind is EntryKind.HINT:
+            return [Beep("refused")]
+        if error.code in SLOT_REFUSALS:
+            entry.slot = None
+        else:  # the card: a reader's read is typed or picked this time
+            entry.color = entry.rank = entry.announce = None
+            entry.from_reader = False
+        self._update_preview()
+        return [Beep("refused")]
 
     def _confirm_entry(self) -> list[Effect]:
         entry, game = self.entry, self.game
@@ -1086,6 +1146,7 @@ class Controller:
         if event.key is Key.OK:
             self.screen = Screen.SETUP
             self.focus = SETUP_ROWS.index("start")
+            self._acknowledge()  # the set-up says its own lines, not the game's
         elif event.key in (Key.NEXT, Key.PREVIOUS):  # the pile, the actions, the result
             self.turn_page(1 if event.key is Key.NEXT else -1)
         return []
@@ -1096,6 +1157,9 @@ class Controller:
         rows = self.menu_rows()
         if isinstance(event, Select) and event.target in rows:
             return self.choose_menu(event.target)
+        if event in (PREVIOUS_VALUE, NEXT_VALUE) and rows[self.menu_focus] == "language":
+            self.change_setup_row("language", -1 if event == PREVIOUS_VALUE else 1)
+            return [SaveSettings(self.draft.to_settings())]
         if not isinstance(event, Press):
             return []
         key = event.key
@@ -1117,6 +1181,7 @@ class Controller:
         elif row == "new_game":
             self.screen = Screen.SETUP
             self.focus = SETUP_ROWS.index("start")
+            self._acknowledge()  # the set-up says its own lines, not the game's
         elif row == "history":
             self.screen = Screen.HISTORY
             self.scroll = 0
@@ -1148,6 +1213,11 @@ class Controller:
     def _on_history(self, event: InputEvent) -> list[Effect]:
         focused = self.history_focus()
         resumable = focused is not None and focused.resumable
+        # Resuming while another game is unfinished asks first, as Start does; the
+        # question lasts one input.
+        asked, self._asked_to_abandon = self._asked_to_abandon, False
+        if self.message == Info("resume_abandons_the_game"):
+            self._acknowledge()
         if isinstance(event, Select) and event.target == RESUME_ROW and resumable:
             event = Press(Key.OK)
         if isinstance(event, Press):
@@ -1158,6 +1228,12 @@ class Controller:
                 self.scroll = max(0, self.scroll - 1)
             elif event.key is Key.OK and resumable:
                 assert focused is not None
+                in_play = focused.status == "playing"  # the game on screen: nothing lost
+                game = self.game
+                if game is not None and not game.is_over and not in_play and not asked:
+                    self._asked_to_abandon = True
+                    self.message = Info("resume_abandons_the_game")
+                    return []
                 return [ResumeGame(focused.id)]  # the app loads it, then take_up()
             elif event.key in (Key.BACK, Key.OK):
                 self.screen = self._back_screen()

@@ -244,6 +244,26 @@ def hint_event_text(lang: str, event: Event, names: tuple[str, ...]) -> str:
     return tr(lang, f"ev_hint_slots_{count}", name=name, receiver=receiver, clue=clue, slots=slots)
 
 
+def token_change_text(lang: str, event: Event) -> str:
+    """What an action does to the hint tokens, in parentheses (empty if nothing): the
+    token won back, or the bonus lost with all 8 there. One wording for the entry's
+    preview and for what happened (the ``ev_tokens_gained`` and ``ev_bonus_lost`` texts).
+
+    >>> from engine import Game, GameSetup, Play
+    >>> from engine.cards import Card
+    >>> game = Game.replay(GameSetup(players=2), [Play(Card.from_code(f"R{r}")) for r in range(1, 5)])
+    >>> token_change_text("en", game.preview(Play(Card.from_code("R5"))))
+    ' (bonus lost: all 8 hint tokens were there)'
+    """
+    extras = []
+    if event.kind is not EventKind.HINT and event.hints_change > 0:
+        key = "ev_tokens_gained_plural" if event.hints_change > 1 else "ev_tokens_gained"
+        extras.append(tr(lang, key, n=event.hints_change))
+    if event.bonus_lost:
+        extras.append(tr(lang, "ev_bonus_lost"))
+    return " (" + ", ".join(extras) + ")" if extras else ""
+
+
 def describe_event(lang: str, event: Event, names: tuple[str, ...]) -> str:
     """One line saying what an action did: "Bo played red 3"."""
     name = names[event.player]
@@ -259,14 +279,7 @@ def describe_event(lang: str, event: Event, names: tuple[str, ...]) -> str:
         text = tr(
             lang, "ev_complete" if event.firework_completed else "ev_play", name=name, card=card
         )
-    extras = []
-    if event.kind is not EventKind.HINT and event.hints_change > 0:
-        key = "ev_tokens_gained_plural" if event.hints_change > 1 else "ev_tokens_gained"
-        extras.append(tr(lang, key, n=event.hints_change))
-    if event.bonus_lost:
-        extras.append(tr(lang, "ev_bonus_lost"))
-    if extras:
-        text += " (" + ", ".join(extras) + ")"
+    text += token_change_text(lang, event)
     if event.final_round_started:
         text += ". " + tr(lang, "ev_final_round")
     return text

@@ -10,6 +10,8 @@ Press(key=<Key.PLAY: 'play'>)
 ChooseColor(color=<Color.RED: 0>)
 >>> key_event("3", Screen.SETUP, entry_step=None)
 ChooseNumber(number=3)
+>>> [key_event(name, Screen.SETUP, entry_step=None) for name in ("right", "down")]
+[Select(target='next_value'), Press(key=<Key.NEXT: 'next'>)]
 >>> key_event("3", Screen.ENTRY, entry_step=EntryStep.SLOTS)
 ChooseSlot(slot=3, seat=None)
 """
@@ -19,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from companion.controller import EntryStep, Screen
+from companion.controller import NEXT_VALUE, PREVIOUS_VALUE, EntryStep, Screen
 from engine.cards import Color
 from hardware.events import (
     ChooseColor,
@@ -30,6 +32,7 @@ from hardware.events import (
     InputEvent,
     Key,
     Press,
+    Select,
 )
 
 T = TypeVar("T")
@@ -51,6 +54,10 @@ COMMON = {
     "?": Press(Key.HELP),
     "m": Press(Key.MENU),
 }
+
+#: The lists whose rows show ‹ value › (the set-up, the menu): Left and Right move the
+#: value, Up and Down (as everywhere) the rows.
+LISTS: dict[str, Select] = {"left": PREVIOUS_VALUE, "right": NEXT_VALUE}
 
 GAME = {
     "h": Press(Key.HINT),
@@ -90,6 +97,8 @@ def key_event(name: str, screen: Screen, *, entry_step: EntryStep | None) -> Inp
         return GAME[name]
     if screen is Screen.SETUP and name.isdigit():
         return ChooseNumber(int(name))
+    if screen in (Screen.SETUP, Screen.MENU) and name in LISTS:
+        return LISTS[name]
     if screen in (Screen.HISTORY, Screen.HELP, Screen.MENU) and name == "backspace":
         return Press(Key.BACK)
     return COMMON.get(name)

@@ -329,15 +329,16 @@ def hand_memory_hands_page(lang: str) -> Controller:
 
 
 def hand_memory_refusal(lang: str) -> Controller:
-    """A hand-memory refusal on the status line: a slot the hand has not."""
-    from engine.errors import IllegalAction
-
+    """A hand-memory refusal on the status line beside the hand strip: a slot the hand
+    has not. (A refusal said during an entry is the entry's: cancelled, the status line
+    shows the last action again; here the refusal is set on the line, a drawing case.)"""
     controller = _hand_memory_game(lang)
     controller.handle(Press(Key.PLAY))
     controller.handle(ChooseSlot(5))
+    refusal = controller.message
+    assert isinstance(refusal, Refused)
     controller.handle(Press(Key.BACK))
-    assert isinstance(controller.message, Refused)
-    assert isinstance(controller.message.error, IllegalAction)
+    controller.message = refusal
     return controller
 
 
@@ -423,7 +424,61 @@ def setup_hand_memory_on(lang: str) -> Controller:
     return controller
 
 
-#: Every state, by name.
+# -- issue 20, the smaller defects ----------------------------------------------------------
+
+
+def entry_bonus_lost(lang: str) -> Controller:
+    """A 5 being confirmed with all 8 hint tokens there: the preview says the bonus is
+    lost, the longest preview of a play (five long names)."""
+    from engine import Play
+
+    game = Game.replay(_five_players(), [Play(Card.from_code(f"R{r}")) for r in range(1, 5)])
+    controller = _with_last_action(Controller(_draft(lang), game))
+    for event in (Press(Key.PLAY), ChooseColor(Color.RED), ChooseRank(5)):
+        controller.handle(event)
+    return controller
+
+
+def entry_refused_change(lang: str) -> Controller:
+    """A card that cannot exist being confirmed: the refusal, and the "Change" button in
+    place of OK (every red 1 is out)."""
+    from engine import Discard, Hint, Play
+
+    actions = [Play(Card.from_code("R1")), Hint(), Discard(Card.from_code("R1"))]
+    actions += [Hint(), Discard(Card.from_code("R1"))]
+    game = Game.replay(_five_players(), actions)
+    controller = _with_last_action(Controller(_draft(lang), game))
+    for event in (Press(Key.PLAY), ChooseColor(Color.RED), ChooseRank(1)):
+        controller.handle(event)
+    assert controller.entry_refusal() is not None
+    return controller
+
+
+def hand_memory_receiver_unknown(lang: str) -> Controller:
+    """At "to whom?", key 1, Ann's own seat: refused, the sentence above the receivers'
+    tiles."""
+    controller = hand_memory_receiver(lang)
+    controller.handle(ChooseSeat(0))
+    assert isinstance(controller.message, Refused)
+    return controller
+
+
+def hand_memory_hint_refused(lang: str) -> Controller:
+    """A hint refused as it stands: no OK is offered, the slots are the choice."""
+    controller = hand_memory_slots_refused(lang)
+    assert controller.entry_refusal() is not None
+    return controller
+
+
+def history_resume_question(lang: str) -> Controller:
+    """OK on an abandoned game while one is in play: the question above the list."""
+    controller = history_long(lang)
+    controller.handle(Press(Key.OK))
+    assert isinstance(controller.message, Info)
+    return controller
+
+
+#: Every state, by name.#: Every state, by name.
 STATES: dict[str, Callable[[str], Controller]] = {
     "final_round_five": final_round_five,
     "discard_page_long_pile": discard_page_long_pile,
@@ -462,6 +517,11 @@ STATES: dict[str, Callable[[str], Controller]] = {
     "hand_memory_pad_slot": hand_memory_pad_slot,
     "hand_memory_pad_refused": hand_memory_pad_refused,
     "setup_hand_memory_on": setup_hand_memory_on,
+    "entry_bonus_lost": entry_bonus_lost,
+    "entry_refused_change": entry_refused_change,
+    "hand_memory_receiver_unknown": hand_memory_receiver_unknown,
+    "hand_memory_hint_refused": hand_memory_hint_refused,
+    "history_resume_question": history_resume_question,
 }
 
 __all__ = ["STATES"]

@@ -136,6 +136,52 @@ def test_the_real_companion_starts_on_a_damaged_game(tmp_path):
     assert f"Stored game {game_id} is damaged" in companion.stderr
 
 
+def resumed_from_the_history(data_dir: Path) -> tuple[int, int]:
+    """Game 1 played, game 2 started (1 abandoned), game 1 taken up again from the
+    history (2 abandoned): the game in play is not the latest. Returns (1, 2)."""
+    first = stored_game(data_dir)
+    with Storage.open(data_dir) as storage:
+        storage.abandon(first)
+        second = storage.new_game(GameSetup(players=2, names=("Cy", "Di")))
+        storage.reopen(first)
+    return first, second
+
+
+def test_issue20_1_the_game_taken_up_from_the_history_is_the_one_a_restart_resumes(
+    tmp_path, dummy_video
+):
+    """Issue 20, defect 1 (its other half): after a game is taken up again from the
+    history, a restart (a power cut) comes back to it, not to the set-up screen for
+    the newer game it left unfinished."""
+    first, _second = resumed_from_the_history(tmp_path)
+    app = make_app(tmp_path)
+    try:
+        assert app.game_id == first and app.controller.screen is Screen.GAME
+        assert app.controller.names == ("Ann", "Bo") and len(app.controller.game.actions) == 3
+        assert app.controller.notice is None
+    finally:
+        close_app(app)
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_issue20_1_a_game_in_play_that_cannot_be_resumed_is_said_on_the_first_screen(
+    tmp_path, dummy_video, language
+):
+    """Issue 20, defect 1: the game in play (taken up from the history, so not the
+    latest) no longer replays: the companion starts on the set-up screen and says so
+    there, in its language, not only in the history."""
+    first, _second = resumed_from_the_history(tmp_path)
+    damage_action(tmp_path, first, 2)
+    app = make_app(tmp_path, language)
+    try:
+        sentence = tr(language, "game_damaged_kept_aside", game=first)
+        assert app.controller.screen is Screen.SETUP and app.game_id is None
+        assert app.controller.notice == sentence
+        assert sentence in said(app)
+    finally:
+        close_app(app)
+
+
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_damaged_journal_is_said_on_screen_in_its_language_and_kept(tmp_path, language):
     """Item 4: random bytes in games.db-wal after a crash: the start-up notice says the last
@@ -427,6 +473,8 @@ def test_an_abandoned_game_is_resumed_from_the_history_screen(dummy_video, tmp_p
         app.dispatch(Press(Key.NEXT))  # the newest (in play) first; the older one next
         assert c.history_focus().id == first and c.history_focus().resumable
         assert f"Resume game {first}" in said(app)
+        app.dispatch(Press(Key.OK))  # the game in play would be abandoned: asked first
+        assert app.game_id != first and tr("en", "resume_abandons_the_game") in said(app)
         app.dispatch(Press(Key.OK))
         assert app.game_id == first and c.screen is Screen.GAME
         assert c.game.actions == played

@@ -163,7 +163,9 @@ def test_3_7_hint_with_no_token_left_is_refused():
     assert c.game.position == before and len(c.game.actions) == 8
 
 
-def test_7_a_fourth_red_1_cannot_exist_shown_before_ok_and_ok_keeps_the_entry():
+def test_7_a_fourth_red_1_cannot_exist_shown_before_ok_and_ok_asks_the_card_again():
+    """Issue 20, defect 4: OK on a refused entry is not a dead key: it takes the card
+    back (the refusal said until the next choice), the entry stays open."""
     c = started()
     hints(c)
     play(c, "R1")
@@ -173,14 +175,50 @@ def test_7_a_fourth_red_1_cannot_exist_shown_before_ok_and_ok_keeps_the_entry():
     before, actions = c.game.position.copy(), len(c.game.actions)
     drive(c, PLAY, ChooseColor(R), ChooseRank(1))
     assert isinstance(c.preview, IllegalAction) and c.preview.code == "card_exhausted"
+    assert c.entry_refusal() is c.preview
     effects = drive(c, OK)
     assert effects == [Beep("refused")]
     assert c.message.error.code == "card_exhausted"
-    assert c.screen is Screen.ENTRY and c.entry_step() == "confirm"
+    assert c.screen is Screen.ENTRY and c.entry_step() == "color"
+    assert c.entry.card is None and c.preview is None and c.entry_refusal() is None
     assert c.game.position == before and len(c.game.actions) == actions
-    drive(c, ChooseRank(2))  # the table fixes the rank: R2 fits
+    drive(c, ChooseColor(R))  # the next choice: the refusal has been read
+    assert isinstance(c.message, Happened)
+    drive(c, ChooseRank(2))  # the table fixes the card: R2 fits
     assert isinstance(c.preview, Event) and c.preview.kind is EventKind.PLAY
     assert recorded(drive(c, OK)) == [Play(C("R2"), player=c.game.actions[-1].player)]
+
+
+def test_7_a_refused_card_can_still_be_fixed_in_place_before_ok():
+    """Without OK, a new rank replaces the refused one (the keyboard's way)."""
+    c = started()
+    hints(c)
+    play(c, "R1")
+    discard(c, "R1")
+    hints(c)
+    discard(c, "R1")
+    drive(c, PLAY, ChooseColor(R), ChooseRank(1))
+    assert c.preview.code == "card_exhausted"
+    drive(c, ChooseRank(2))
+    assert isinstance(c.preview, Event) and c.entry_refusal() is None
+
+
+def test_issue20_4_ok_on_a_refused_read_card_asks_it_typed():
+    """Issue 20, defect 4: a reader's card refused at OK (scanned, then Play): the card
+    cannot be that; OK asks the card again, and typed keys now choose it."""
+    c = started()
+    hints(c)
+    play(c, "R1")
+    discard(c, "R1")
+    hints(c)
+    discard(c, "R1")
+    player = c.game.position.current
+    drive(c, PLAY, CardScanned("tag", C("R1")))
+    assert c.entry_refusal() is not None and c.entry.from_reader
+    assert drive(c, OK) == [Beep("refused")]
+    assert c.entry_step() == "color" and not c.entry.from_reader
+    drive(c, ChooseColor(R), ChooseRank(2))
+    assert recorded(drive(c, OK)) == [Play(C("R2"), player=player)]
 
 
 def test_7_a_suit_not_in_the_game_is_refused_multicolor_in_a_base_game():
@@ -401,3 +439,39 @@ def test_keys_backspace_steps_back_one_choice_then_leaves_the_entry():
     assert c.game.actions == [Play(C("Y1"), player=0)]
     drive(c, PLAY, Press(Key.ERASE))
     assert c.screen is Screen.GAME and c.entry is None and len(c.game.actions) == 1
+
+
+# -- issue 20, defect 3: a refusal lasts as long as its entry ----------------------------
+
+
+def test_issue20_3_after_cancel_the_game_screen_shows_the_last_action_again():
+    """Issue 20, defect 3: a refusal said during an entry (multicolor in a base game,
+    a card that cannot exist) is the entry's: Escape, or BackSpace to the end, and the
+    status line says what last happened again, not the refusal."""
+    c = started()
+    play(c, "R1")
+    last = c.game.events[-1]
+    drive(c, PLAY, ChooseColor(M))
+    assert isinstance(c.message, Refused) and c.screen is Screen.ENTRY
+    drive(c, BACK)
+    assert c.screen is Screen.GAME and c.message == Happened(last)
+    drive(c, PLAY, ChooseColor(M), Press(Key.ERASE))  # BackSpace with nothing chosen: out
+    assert c.screen is Screen.GAME and c.message == Happened(last)
+
+
+def test_issue20_3_a_refusal_is_read_once_the_next_choice_is_made():
+    """The colour refused, then a colour of the game: the refusal line gives way."""
+    c = started()
+    drive(c, PLAY, ChooseColor(M))
+    assert isinstance(c.message, Refused)
+    drive(c, ChooseColor(R))
+    assert c.message is None  # nothing happened yet in this game: nothing to say
+
+
+def test_issue20_3_a_card_refused_on_a_pad_is_still_said_on_the_game_screen():
+    """A pad's card is the action: refused, it is said on the game screen (the entry it
+    opened is closed at once, the refusal is not the entry's)."""
+    c = started()
+    drive(c, CardScanned("t", C("R1"), role="discard"))  # all 8 tokens: no discard
+    assert c.screen is Screen.GAME and c.entry is None
+    assert c.message.error.code == "hint_tokens_full"

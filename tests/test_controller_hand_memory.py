@@ -533,3 +533,67 @@ def test_property_any_input_is_safe_with_hand_memory_and_only_records_change_the
             if isinstance(c.preview, IllegalAction):
                 i18n.refusal_text(lang, c.preview, c.names)
     note(f"actions recorded: {min(len(stored), 5)}+")
+
+
+# -- issue 20, the smaller defects -------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_issue20_7_a_hint_to_ones_own_seat_or_a_seat_the_table_has_not_says_why(lang):
+    """Issue 20, defect 7: at "to whom?", key 1 (Ann's own seat) and key 4 at three
+    players were silently ignored: each is said in one sentence, beeped, and the
+    receiver is still asked; the sentence is on the entry screen."""
+    c = table()
+    c.draft.language = lang
+    keys(c, "h")
+    assert keys(c, "1") == [Beep("refused")]
+    assert isinstance(c.message, Refused) and c.message.error.code == "hint_to_self"
+    assert c.entry.to is None and c.entry_step() is EntryStep.RECEIVER
+    renderer = Renderer((480, 320), strict=True)
+    renderer.draw(pygame.Surface((480, 320)), c)
+    said = " ".join(drawn.text for drawn in renderer.texts)
+    assert i18n.refusal_text(lang, c.message.error, c.names) in said
+    assert keys(c, "4") == [Beep("refused")]
+    assert c.message == Info("entry_no_such_seat", (("n", 4), ("players", 3)))
+    assert c.entry.to is None and c.entry_step() is EntryStep.RECEIVER
+    renderer.draw(pygame.Surface((480, 320)), c)
+    sentence = i18n.tr(lang, "entry_no_such_seat", n=4, players=3)
+    assert "4" in sentence and "3" in sentence
+    assert sentence in " ".join(drawn.text for drawn in renderer.texts)
+    keys(c, "2")  # a seat of the table: the sentence has been read
+    assert c.entry.to == 1 and not isinstance(c.message, Refused | Info)
+
+
+def test_issue20_4_ok_on_a_refused_hint_offers_no_ok_and_changes_nothing():
+    """Issue 20, defect 4: a hint refused as it stands (it contradicts an earlier one)
+    is at its slots already, the choice to change: no OK is drawn (touch), Return and
+    the OK button beep and leave the slots as they are."""
+    c = table()
+    keys(c, "h", "2", "r", "1", "4", "return")  # Bo: slots 1 and 4 red
+    keys(c, "p", "2", "b", "1", "return")  # Bo's red cards move to slots 2 and 4
+    keys(c, "h", "2", "r", "2")
+    assert c.entry_refusal() is not None and c.entry_refusal().code == "hint_must_touch"
+    targets = Renderer((480, 320), strict=True).draw(pygame.Surface((480, 320)), c)
+    assert Press(Key.OK) not in [event for _rect, event in targets]
+    for ok in (key_event("return", c.screen, entry_step=c.entry_step()), Press(Key.OK)):
+        assert c.handle(ok) == [Beep("refused")]
+        assert c.entry.touched == (2,) and c.entry_step() is EntryStep.SLOTS
+    assert recorded(keys(c, "4", "return")) == [Hint(1, R, player=2, slots=(2, 4))]
+
+
+def test_issue20_4_ok_on_a_play_its_slot_cannot_hold_asks_the_slot_again():
+    """Issue 20, defect 4: the card cannot be in the slot said (it was hinted red): OK
+    (Return, the OK button, the "Change" button drawn in its place) asks the slot
+    again, keeps the card; the refusal stays said until the slot is picked."""
+    c = table()
+    keys(c, "h", "2", "r", "1", "4", "return")  # Bo: slots 1 and 4 are red
+    keys(c, "p", "1", "b", "1")
+    assert c.entry_refusal() is not None and c.entry_refusal().code == "card_not_in_slot"
+    renderer = Renderer((480, 320), strict=True)
+    targets = renderer.draw(pygame.Surface((480, 320)), c)
+    assert Press(Key.OK) in [event for _rect, event in targets]
+    assert i18n.tr("en", "entry_change") in [drawn.text for drawn in renderer.texts]
+    assert tap(c, Press(Key.OK)) == [Beep("refused")]
+    assert c.entry_step() is EntryStep.SLOT and c.entry.card == C("B1")
+    assert c.message.error.code == "card_not_in_slot"
+    assert recorded(keys(c, "2", "return")) == [Play(C("B1"), player=1, slot=2)]

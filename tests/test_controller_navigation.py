@@ -435,3 +435,92 @@ def test_history_ok_on_an_unfinished_game_asks_the_app_to_resume_it_else_goes_ba
     c.screen = Screen.HISTORY
     drive(c, PREVIOUS)
     assert c.history_focus().id == 3 and drive(c, OK) == [] and c.screen is Screen.GAME
+
+
+# -- issue 20, the smaller defects of the controller -------------------------------------
+
+
+def history_row(game_id: int, status: str):
+    from companion.storage import GameStatus, HistoryRow
+    from engine.options import GameOptions
+
+    return HistoryRow(
+        game_id, "2026-11-20T20:00:00+00:00", None, 2, ("Ann", "Bo"), GameOptions(),
+        3, 25, None, None, None, status=GameStatus(status),
+    )  # fmt: skip
+
+
+def history_of(c: Controller, *rows) -> None:
+    """The history screen, opened from the menu, as the app fills it."""
+    c.handle(MENU)
+    assert c.choose_menu("history") == [LoadHistory()]
+    c.history = (list(rows), [])
+
+
+def test_issue20_6_resuming_from_the_history_asks_before_abandoning_the_game_in_play():
+    """Issue 20, defect 6: New game asks before abandoning the game in play; resuming
+    another game from the history asks the same way: OK says so, a second OK resumes,
+    anything else in between drops the question."""
+    from companion.controller import ResumeGame
+
+    c = started()
+    hints(c)
+    running = c.game
+    history_of(c, history_row(2, "playing"), history_row(1, "abandoned"))
+    drive(c, NEXT)
+    assert c.history_focus().id == 1
+    assert drive(c, OK) == [] and c.message == Info("resume_abandons_the_game")
+    assert c.game is running and c.screen is Screen.HISTORY
+    drive(c, PREVIOUS, NEXT)  # something else: the question is dropped, and unsaid
+    assert c.message == Happened(running.events[-1])
+    assert drive(c, OK) == [] and c.message == Info("resume_abandons_the_game")
+    assert drive(c, OK) == [ResumeGame(1)]  # asked, and confirmed
+
+
+def test_issue20_6_a_tap_on_the_resume_button_asks_too():
+    from companion.controller import RESUME_ROW, ResumeGame
+
+    c = started()
+    hints(c)
+    history_of(c, history_row(2, "abandoned"))
+    assert drive(c, Select(RESUME_ROW)) == [] and c.message == Info("resume_abandons_the_game")
+    assert drive(c, Select(RESUME_ROW)) == [ResumeGame(2)]
+
+
+def test_issue20_6_nothing_to_abandon_nothing_asked():
+    """No game, a game over, or the game in play itself at the top: resumed at once."""
+    from companion.controller import ResumeGame
+
+    c = Controller(SetupDraft(players=2))
+    history_of(c, history_row(4, "abandoned"))
+    assert drive(c, OK) == [ResumeGame(4)]
+    c = started()
+    storm(c)
+    assert c.game.is_over
+    history_of(c, history_row(4, "abandoned"))
+    assert drive(c, OK) == [ResumeGame(4)]
+    c = started()
+    hints(c)
+    history_of(c, history_row(5, "playing"))
+    assert drive(c, OK) == [ResumeGame(5)]
+
+
+def test_issue20_3_the_set_up_reached_from_a_game_does_not_carry_its_lines():
+    """Issue 20, defect 3: Menu, New game: a refusal said on the game screen is not the
+    set-up's (the set-up shows only its own lines); the game's last action stays the
+    game's."""
+    c = started()
+    hints(c)
+    c.handle(CardScanned("0012", None))  # an unknown tag: said on the game screen
+    assert c.message == Info("unknown_tag", (("tag", "0012"),))
+    c.handle(MENU)
+    c.choose_menu("new_game")
+    assert c.screen is Screen.SETUP and c.message == Happened(c.game.events[-1])
+
+
+def test_issue20_3_the_end_screen_ok_leaves_no_line_for_the_set_up():
+    c = started()
+    storm(c)
+    c.message = Info("unknown_tag", (("tag", "0012"),))
+    drive(c, OK)
+    assert c.screen is Screen.SETUP and isinstance(c.message, Happened)

@@ -32,12 +32,15 @@ from companion.controller import (
     StartGame,
 )
 from companion.i18n import LANGUAGES, tr
+from companion.keys import key_event
 from engine import (
     Multicolor,
 )
 from engine.options import GameOptions
 from hardware.events import (
     ChooseNumber,
+    Key,
+    Press,
     Select,
     TypeText,
 )
@@ -273,3 +276,85 @@ def test_2_a_blank_name_is_the_seat_in_the_tables_language(lang, default):
     focus(c, "start")
     setup = drive(c, OK)[-1].setup
     assert setup.names[1] == default
+
+
+# -- issue 20, defect 5: the set-up's arrows ---------------------------------------------
+
+
+def arrow(c: Controller, name: str) -> list:
+    """An arrow key on the keyboard, through the real key table."""
+    event = key_event(name, c.screen, entry_step=None)
+    assert event is not None
+    return c.handle(event)
+
+
+def test_issue20_5_left_right_change_the_value_up_down_move_between_rows():
+    """Issue 20, defect 5: the rows show ‹ value ›, so Left and Right move the value
+    (back, on; round the choices as OK does) and Up and Down move between the rows."""
+    c = Controller(SetupDraft(players=3))
+    c.focus = SETUP_ROWS.index("players")
+    arrow(c, "right")
+    assert c.draft.players == 4 and SETUP_ROWS[c.focus] == "players"
+    arrow(c, "left")
+    arrow(c, "left")
+    assert c.draft.players == 2
+    arrow(c, "left")
+    assert c.draft.players == 5  # round, as OK goes 5 → 2
+    arrow(c, "down")
+    arrow(c, "down")
+    assert SETUP_ROWS[c.focus] == "first_player" and c.draft.players == 5
+    arrow(c, "left")
+    assert c.draft.first_player == 4  # back from the first seat: the last
+    arrow(c, "up")
+    assert SETUP_ROWS[c.focus] == "start"
+
+
+def test_issue20_5_left_on_an_option_goes_back_through_its_choices():
+    """The multicolor row: Right none → short, Left back to none, Left again full (the
+    choice before none, round). Language too."""
+    c = Controller(SetupDraft())
+    c.focus = SETUP_ROWS.index("multicolor")
+    arrow(c, "right")
+    assert c.draft.options.multicolor is Multicolor.SHORT
+    arrow(c, "left")
+    arrow(c, "left")
+    assert c.draft.options.multicolor is Multicolor.FULL
+    c.focus = SETUP_ROWS.index("language")
+    arrow(c, "left")
+    assert c.draft.language == LANGUAGES[-1]
+
+
+def test_issue20_5_left_right_do_nothing_on_start_and_on_the_names():
+    """Start is a button and the names are typed: no value to move, nothing starts."""
+    c = Controller(SetupDraft(players=3))
+    for row in ("start", "names"):
+        c.focus = SETUP_ROWS.index(row)
+        assert arrow(c, "right") == [] and arrow(c, "left") == []
+        assert c.game is None and c.editing_name is None and c.draft.players == 3
+
+
+def test_issue20_5_the_six_buttons_still_set_up_a_game_next_moves_ok_changes():
+    """The GPIO buttons have no Left/Right: NEXT moves down the rows, OK moves the value
+    on, OK on Start starts (hold OK is the menu)."""
+    c = Controller(SetupDraft(players=3))
+    assert c.handle(Press(Key.PREVIOUS)) == [] and SETUP_ROWS[c.focus] == "players"
+    c.handle(Press(Key.OK))
+    assert c.draft.players == 4
+    c.handle(Press(Key.NEXT))
+    assert [type(e) for e in c.handle(Press(Key.OK))] == [SaveSettings, StartGame]
+    assert c.game is not None and c.game.setup.players == 4
+
+
+def test_issue20_5_menu_left_right_change_the_language_row_only():
+    """The menu's language row shows ‹ language ›: Left/Right change it (and save it);
+    on other rows they do nothing; Up/Down move."""
+    c = Controller(SetupDraft(language="en"))
+    c.handle(Press(Key.MENU))
+    assert arrow(c, "right") == [] and c.draft.language == "en"  # "resume" row
+    while c.menu_rows()[c.menu_focus] != "language":
+        arrow(c, "down")
+    effects = arrow(c, "right")
+    assert c.draft.language == LANGUAGES[1]
+    assert effects == [SaveSettings(c.draft.to_settings())]
+    arrow(c, "left")
+    assert c.draft.language == "en" and c.screen is Screen.MENU

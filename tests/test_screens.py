@@ -543,3 +543,132 @@ def test_crowning_piece_a_discard_that_loses_is_previewed_as_lost_in_the_warning
     renderer.draw(surface, c)
     assert "and loses the game" in said(renderer)
     assert color_extent(surface, WARN) > 0
+
+
+# -- issue 20, the smaller defects of the set-up, entry and history screens ---------------
+
+
+def _five_with_eight_tokens(lang: str) -> Controller:
+    """Red 1 to 4 played, all 8 hint tokens there: red 5 is being confirmed."""
+    setup = GameSetup(players=2, names=NAMES[:2])
+    game = Game.replay(setup, [Play(Card.from_code(f"R{rank}")) for rank in range(1, 5)])
+    assert game.position.hints == 8
+    c = Controller(SetupDraft(players=2, language=lang), game)
+    c.handle(Press(Key.PLAY))
+    c.handle(ChooseColor(Color.RED))
+    c.handle(ChooseRank(5))
+    return c
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_issue20_2_the_preview_of_a_5_with_8_tokens_says_the_bonus_is_lost_as_the_result(lang):
+    """Issue 20, defect 2: the confirmation said "(+1 hint)" where the result says the
+    bonus is lost; both now say it in the same words (one wording source)."""
+    from companion.screens.game import message_text
+
+    c = _five_with_eight_tokens(lang)
+    renderer = Renderer((480, 320), strict=True)
+    renderer.draw(pygame.Surface((480, 320)), c)
+    extras = i18n.token_change_text(lang, c.preview)
+    assert i18n.tr(lang, "ev_bonus_lost") in extras
+    assert extras in said(renderer)
+    assert i18n.tr(lang, "ev_tokens_gained", n=1) not in said(renderer)
+    c.handle(Press(Key.OK))
+    assert isinstance(c.message, Happened) and c.message.event.bonus_lost
+    assert extras in message_text(c)[0]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_issue20_2_a_token_won_back_is_previewed_as_the_result_says_it(lang):
+    """A discard (and a 5 with a token missing) gives one back: "+1 hint" both times."""
+    from companion.screens.entry import preview_text
+    from companion.screens.game import message_text
+
+    c = Controller(SetupDraft(players=3, language=lang), mid_game())
+    c.handle(Press(Key.DISCARD))
+    c.handle(ChooseColor(Color.BLUE))
+    c.handle(ChooseRank(1))
+    gained = i18n.tr(lang, "ev_tokens_gained", n=1)
+    assert gained in preview_text(lang, c.preview)
+    c.handle(Press(Key.OK))
+    assert gained in message_text(c)[0]
+
+
+def test_issue20_3_after_cancel_the_game_screen_shows_the_last_action_not_the_refusal():
+    """Issue 20, defect 3: a refused colour (multicolor in a base game), then Cancel:
+    the game screen says what last happened again, not the refusal's red line."""
+    game = Game.replay(GameSetup(players=2, names=NAMES[:2]), [Play(Card.from_code("R1"))])
+    c = Controller(SetupDraft(players=2), game)
+    last = i18n.describe_event("en", game.events[-1], c.names)
+    c.handle(Press(Key.PLAY))
+    c.handle(ChooseColor(Color.MULTICOLOR))
+    assert isinstance(c.message, Refused)
+    refusal = i18n.refusal_text("en", c.message.error, c.names)
+    c.handle(Press(Key.BACK))
+    renderer = Renderer((480, 320), strict=True)
+    renderer.draw(pygame.Surface((480, 320)), c)
+    assert c.screen is Screen.GAME
+    assert last in said(renderer) and refusal not in said(renderer)
+
+
+def test_issue20_3_the_last_action_line_is_not_on_the_set_up_screen():
+    """Issue 20, defect 3: Menu, New game: the set-up shows its rows, not the game's
+    last action; a line of its own (Start asks first) is still said."""
+    c = controller_for("game", "en")
+    last = i18n.describe_event("en", c.game.events[-1], c.names)
+    c.handle(Press(Key.MENU))
+    c.choose_menu("new_game")
+    renderer = Renderer((480, 320), strict=True)
+    renderer.draw(pygame.Surface((480, 320)), c)
+    assert c.screen is Screen.SETUP and last not in said(renderer)
+    c.handle(Press(Key.OK))  # Start: the game in play would be abandoned
+    renderer.draw(pygame.Surface((480, 320)), c)
+    assert i18n.tr("en", "start_abandons_the_game") in said(renderer)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_issue20_8_the_history_shows_a_score_out_of_the_variants_most(lang):
+    """Issue 20, defect 8: "0 · unfinished" said nothing of the scale: "0/25", and
+    "23/25", "0/30" for a six-suit game."""
+    from companion.storage import GameStatus
+
+    c = controller_for("history", lang)
+    assert c.history is not None
+    games = c.history[0]
+    games.insert(
+        0,
+        HistoryRow(
+            3, "2026-11-21T20:00:00+00:00", None, 3, NAMES, GameOptions(), 0, 25, None,
+            None, None, status=GameStatus.ABANDONED,
+        ),
+    )  # fmt: skip
+    renderer = Renderer((480, 320), strict=True)
+    renderer.draw(pygame.Surface((480, 320)), c)
+    text = said(renderer)
+    unfinished = i18n.tr(lang, "history_unfinished")
+    assert f"0/25  ·  {unfinished}" in text
+    assert "23/25  ·  " in text and "0/30  ·  " in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_issue20_6_the_history_says_what_resuming_would_abandon(lang):
+    """Issue 20, defect 6: OK on another unfinished game while one is in play: the
+    history screen says the game in play would be abandoned."""
+    from companion.storage import GameStatus
+
+    c = controller_for("game", lang)
+    c.handle(Press(Key.MENU))
+    c.choose_menu("history")
+    c.history = (
+        [
+            HistoryRow(
+                3, "2026-11-21T20:00:00+00:00", None, 3, NAMES, GameOptions(), 4, 25, None,
+                None, None, status=GameStatus.ABANDONED,
+            )
+        ],
+        [],
+    )  # fmt: skip
+    assert c.handle(Press(Key.OK)) == []
+    renderer = Renderer((480, 320), strict=True)
+    renderer.draw(pygame.Surface((480, 320)), c)
+    assert i18n.tr(lang, "resume_abandons_the_game") in said(renderer)

@@ -54,6 +54,7 @@ def preview_text(lang: str, event: Event) -> str:
         text = i18n.tr(lang, key, fuses=event.fuses_after)
     else:
         text = i18n.tr(lang, "will_discard")
+    text += i18n.token_change_text(lang, event)  # as what happened will say it
     if event.end is not None:
         lost = event.end.outcome is Outcome.LOST
         text += " " + i18n.tr(lang, "will_lose" if lost else "will_end")
@@ -109,7 +110,10 @@ def _buttons(lang: str, controller: Controller) -> list[tuple[str, InputEvent]]:
     buttons: list[tuple[str, InputEvent]] = [cancel]
     if announcing and step is not EntryStep.ANNOUNCE:
         buttons.append((i18n.tr(lang, "button_announce"), Press(Key.PREVIOUS)))
-    if step in (EntryStep.CONFIRM, EntryStep.SLOTS):
+    refused = controller.entry_refusal() is not None
+    if step is EntryStep.CONFIRM:  # refused as it stands, OK asks the choice again
+        buttons.append((i18n.tr(lang, "entry_change" if refused else "confirm"), Press(Key.OK)))
+    elif step is EntryStep.SLOTS and not refused:  # refused, the slots are the choice
         buttons.append((i18n.tr(lang, "confirm"), Press(Key.OK)))
     return buttons
 

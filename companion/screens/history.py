@@ -18,8 +18,9 @@ from companion.storage import HistoryRow
 from hardware.events import InputEvent, Key, Press, Select
 
 #: The notices the history screen says (reading the history failed, a game would not
-#: resume); others belong to the screen they were said on.
-SAID_HERE = ("history_unreadable", "game_damaged_kept_aside")
+#: resume, resuming would abandon the game in play); others belong to the screen they
+#: were said on.
+SAID_HERE = ("history_unreadable", "game_damaged_kept_aside", "resume_abandons_the_game")
 
 
 def short_date(stamp: str | None) -> str:
@@ -44,7 +45,7 @@ def game_lines(lang: str, row: HistoryRow) -> tuple[str, str]:
         result = i18n.tr(lang, "history_unfinished")
     else:
         result = i18n.rating_title(lang, row.rating) if row.rating else i18n.tr(lang, "lost")
-    first = f"{when}  ·  {row.score}  ·  {result}"
+    first = f"{when}  ·  {row.score}/{row.max_score}  ·  {result}"  # 9/30: the variant's most
     second = f"{', '.join(row.names)}  ·  {i18n.variant_name(lang, row.options)}"
     return first, second
 

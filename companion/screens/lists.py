@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pygame
 
 from companion import i18n
-from companion.controller import SETUP_ROWS, Controller, SetupDraft
+from companion.controller import SETUP_ROWS, Controller, Info, Refused, SetupDraft
 from companion.screens.game import message_text
 from companion.screens.kit import ACCENT, DIM, PANEL, PANEL_LIGHT, TEXT, Kit, Layout
 from hardware.events import InputEvent, Select
@@ -160,7 +160,8 @@ def draw_setup(kit: Kit, surface: pygame.Surface, controller: Controller) -> Non
         seat = controller.editing_name
         typed = draft.names[seat] if seat < len(draft.names) else ""
         footer = f"{typed}_\n{i18n.tr(lang, 'edit_name', n=seat + 1)}"
-    elif controller.message is not None:  # a refused Start, a refusal: always said
+    elif isinstance(controller.message, Refused | Info):  # a refused Start, a notice:
+        # always said; what just happened in the game belongs to the game screen
         footer, color = message_text(controller)
     draw_rows(
         kit,
