@@ -61,17 +61,22 @@ from engine.setup import GameSetup
 
 __all__ = [
     "APPLICATION_ID",
+    "HISTORY_PAGE",
     "LOCK_NAME",
     "SCHEMA_VERSION",
     "CompanionRunningError",
     "DamagedGameError",
     "DataDirLock",
     "GameStateError",
+    "GameToImport",
+    "HistoryPage",
     "HistoryRow",
+    "ImportedGame",
     "StatsRow",
     "Storage",
     "StorageError",
     "StorageFullError",
+    "StoredEntry",
     "StoredGame",
     "UnknownGameError",
 ]
@@ -79,8 +84,12 @@ __all__ = [
 APPLICATION_ID: Final = 0x48414E42
 """``PRAGMA application_id`` of our database files: ASCII ``HANB``."""
 
-SCHEMA_VERSION: Final = 1
-"""``PRAGMA user_version`` of the schema this module creates."""
+SCHEMA_VERSION: Final = 2
+"""``PRAGMA user_version`` of the schema this module creates (older ones are upgraded in place,
+see :data:`_MIGRATIONS`)."""
+
+HISTORY_PAGE: Final = 20
+"""How many games :meth:`Storage.history_page` reads at a time unless told otherwise."""
 
 BUSY_TIMEOUT_MS: Final = 5000
 """How long a statement waits for another connection's lock before failing."""
@@ -167,6 +176,23 @@ _SCHEMA = (
     f"PRAGMA application_id = {APPLICATION_ID}",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
+
+
+# -- schema steps after version 1 (each upgrades a database of the version before, in place) --
+
+
+def _migrate_years(db: sqlite3.Connection) -> None:
+    """Version 2 (issue 23, years of games): the statistics are read from an index alone
+    (best, sum and count per table size and variant of the finished games), so they cost
+    a walk of a small index, not of every stored game's row."""
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS games_for_stats ON games (status, players, variant, score)"
+    )
+
+
+#: The schema steps by the version they bring a database to. A new database is created with
+#: version 1's tables, then every step, in one transaction.
+_MIGRATIONS: Final[dict[int, Callable[[sqlite3.Connection], None]]] = {2: _migrate_years}
 
 
 class StorageError(CompanionError, OSError):
@@ -256,6 +282,49 @@ class HistoryRow:
 
 
 @dataclass(frozen=True)
+class HistoryPage:
+    """A page of the history: games newest first, and whether older games follow."""
+
+    rows: list[HistoryRow]
+    more: bool
+
+
+@dataclass(frozen=True)
+class StoredEntry:
+    """A stored game's number, dates and status as the database holds them (its log unread:
+    the status of a damaged row may be anything)."""
+
+    id: int
+    started_at: str
+    finished_at: str | None
+    status: str
+
+
+@dataclass(frozen=True)
+class GameToImport:
+    """A game read from a log, for :meth:`Storage.import_games`: already refereed (replayed
+    by the engine), with what the log's file said of it."""
+
+    game: Game
+    #: The start and end times to keep; None: the header's ``started_at``, else the import's.
+    started_at: str | None = None
+    finished_at: str | None = None
+    #: Its number in the data directory it was exported from: kept where it is free.
+    number: int | None = None
+    #: It was the game in play: it is again if no game is in play here (else left unfinished).
+    playing: bool = False
+
+
+@dataclass(frozen=True)
+class ImportedGame:
+    """What :meth:`Storage.import_games` did with one game: its number here, and whether it
+    was stored now (False: the same log was stored already, under that number)."""
+
+    id: int
+    new: bool
+
+
+@dataclass(frozen=True)
 class StatsRow:
     """Best and average score of the finished games of one table size and variant."""
 
@@ -272,6 +341,8 @@ class _Verdict:
 
     kind: str  # "new", "ours", "corrupt", "foreign" or "newer"
     reason: str = ""
+    #: The schema version of a file that is ours (an older one is upgraded at opening).
+    version: int = SCHEMA_VERSION
 
 
 def _utc_now() -> datetime:
@@ -374,6 +445,8 @@ class Storage:
             if verdict.kind != "ours":
                 _create_schema(connection, path)
                 _fsync_directory(data_dir)
+            elif verdict.version < SCHEMA_VERSION:
+                _upgrade_schema(connection, path)
         except BaseException:
             connection.close()
             raise
@@ -606,13 +679,111 @@ class Storage:
         :attr:`HistoryRow.damaged` set (and no result), never an exception.
         """
         with self._transaction("read the history", write=False) as db:
-            rows = db.execute(
-                "SELECT id, CAST(started_at AS BLOB), CAST(finished_at AS BLOB), score,"
-                " max_score, CAST(rating AS BLOB), CAST(outcome AS BLOB),"
-                " CAST(end_reason AS BLOB)"
-                " FROM games ORDER BY id DESC"
-            ).fetchall()
+            rows = db.execute(f"{_HISTORY_SELECT} ORDER BY id DESC").fetchall()
             return [_history_row(db, row) for row in rows]
+
+    def history_page(
+        self, *, before: int | None = None, skip: int = 0, limit: int = HISTORY_PAGE
+    ) -> HistoryPage:
+        """At most ``limit`` games of the history, newest first: those older than game
+        ``before`` (every game if None), after the first ``skip`` of them.
+
+        Each game listed is read back and replayed as in :meth:`history` (a damaged one is a
+        row that says so), so a page costs the same however many games are stored.
+        """
+        where = "" if before is None else " WHERE id < ?"
+        params = ([] if before is None else [before]) + [limit + 1, max(0, skip)]
+        with self._transaction("read the history", write=False) as db:
+            rows = db.execute(
+                f"{_HISTORY_SELECT}{where} ORDER BY id DESC LIMIT ? OFFSET ?", params
+            ).fetchall()
+            games = [_history_row(db, row) for row in rows[:limit]]
+        return HistoryPage(games, more=len(rows) > limit)
+
+    def catalogue(self) -> list[StoredEntry]:
+        """Every stored game's number, dates and status, oldest first, without reading the
+        logs (``export --all`` reads each one after)."""
+        with self._transaction("list the stored games", write=False) as db:
+            rows = db.execute(
+                "SELECT id, CAST(started_at AS BLOB), CAST(finished_at AS BLOB),"
+                " CAST(status AS BLOB) FROM games ORDER BY id"
+            ).fetchall()
+        return [
+            StoredEntry(id_, _lenient(started) or "", _lenient(finished), _lenient(status) or "")
+            for id_, started, finished, status in rows
+        ]
+
+    def import_games(self, games: list[GameToImport]) -> list[ImportedGame]:
+        """Store games read from logs, all in one transaction: all of them or, on any error,
+        none.
+
+        A game is the same as a stored one when its log is: the same header line and the
+        same action lines, as this module writes them (so the dates in the header count,
+        and a game stored twice is stored once). A finished game is stored ``over`` with its
+        result; an unfinished one ``abandoned`` (resumable from the history), or ``playing``
+        if it was in play and no game is in play here. Its number is kept where free.
+        """
+        stamp = self._stamp()
+        done: list[ImportedGame] = []
+        with self._transaction(f"import {len(games)} games", write=True) as db:
+            by_header: dict[bytes, list[int]] = {}
+            for game_id, header in db.execute("SELECT id, CAST(header AS BLOB) FROM games"):
+                by_header.setdefault(bytes(header or b""), []).append(game_id)
+            in_play = (
+                db.execute("SELECT 1 FROM games WHERE status = 'playing'").fetchone() is not None
+            )
+            for item in games:
+                game, setup = item.game, item.game.setup
+                header = dump_line(setup_to_dict(setup))
+                lines = [dump_line(action_to_dict(action)).encode() for action in game.actions]
+                same = [
+                    game_id
+                    for game_id in by_header.get(header.encode(), [])
+                    if _raw_log_rows(db, game_id)[1] == lines
+                ]
+                if same:
+                    done.append(ImportedGame(same[0], new=False))
+                    continue
+                number = item.number
+                if number is not None and (
+                    number < 1
+                    or db.execute("SELECT 1 FROM games WHERE id = ?", (number,)).fetchone()
+                ):
+                    number = None  # taken here: the next free number
+                status = GameStatus.OVER if game.is_over else GameStatus.ABANDONED
+                if status is GameStatus.ABANDONED and item.playing and not in_play:
+                    status, in_play = GameStatus.PLAYING, True
+                over = status is GameStatus.OVER
+                outcome, reason, rating = game.outcome, game.end_reason, game.rating
+                cursor = db.execute(
+                    "INSERT INTO games (id, header, started_at, finished_at, players, variant,"
+                    " score, max_score, rating, outcome, end_reason, status)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        number,
+                        header,
+                        item.started_at or setup.started_at or stamp,
+                        None if status is GameStatus.PLAYING else item.finished_at,
+                        setup.players,
+                        setup.options.code(),
+                        game.score if over else None,
+                        setup.max_score,
+                        None if rating is None or not over else rating.value,
+                        None if outcome is None or not over else outcome.value,
+                        None if reason is None or not over else reason.value,
+                        status.value,
+                    ),
+                )
+                game_id = cursor.lastrowid
+                assert game_id is not None
+                db.executemany(
+                    "INSERT INTO actions (game_id, seq, line) VALUES (?, ?, ?)",
+                    [(game_id, seq, line.decode()) for seq, line in enumerate(lines, start=1)],
+                )
+                by_header.setdefault(header.encode(), []).append(game_id)
+                done.append(ImportedGame(game_id, new=True))
+        self.checkpoint()
+        return done
 
     def reopen(self, game_id: int) -> StoredGame:
         """Take an unfinished game up again: it is ``playing``, and the game that was
@@ -734,6 +905,13 @@ class Storage:
 
 
 # -- reading stored logs -------------------------------------------------------
+
+#: The columns of a history row (see :func:`_history_row`), read as bytes where damaged
+#: bytes must not fail the whole query.
+_HISTORY_SELECT = (
+    "SELECT id, CAST(started_at AS BLOB), CAST(finished_at AS BLOB), score, max_score,"
+    " CAST(rating AS BLOB), CAST(outcome AS BLOB), CAST(end_reason AS BLOB) FROM games"
+)
 
 
 def _history_row(db: sqlite3.Connection, row: tuple[Any, ...]) -> HistoryRow:
@@ -1032,14 +1210,14 @@ def _probe(path: Path) -> _Verdict:
             return _Verdict("foreign", f"{what}, tables: {listed}")
         if version > SCHEMA_VERSION:
             return _Verdict("newer", str(version))
-        if version < SCHEMA_VERSION or not tables >= _TABLES:
+        if version < 1 or not tables >= _TABLES:
             return _Verdict("corrupt", "its tables are incomplete")
         problems = [row[0] for row in probe.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             return _Verdict("corrupt", f"the integrity check found: {problems[0]}")
         for query in _SCHEMA_PROBES:  # a column renamed by damaged bytes in the schema
             probe.execute(query).fetchall()
-        return _Verdict("ours")
+        return _Verdict("ours", version=version)
     except UnicodeDecodeError:
         return _Verdict("corrupt", "its list of tables holds bytes that are not text")
     except sqlite3.DatabaseError as error:
@@ -1250,6 +1428,8 @@ def _create_schema(db: sqlite3.Connection, path: Path) -> None:
                 )
             for statement in _SCHEMA:
                 db.execute(statement)
+            for migrate in _MIGRATIONS.values():
+                migrate(db)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -1257,6 +1437,28 @@ def _create_schema(db: sqlite3.Connection, path: Path) -> None:
             raise
     except sqlite3.Error as error:
         raise StorageError(f"Could not create the games database {path}: {error}") from error
+
+
+def _upgrade_schema(db: sqlite3.Connection, path: Path) -> None:
+    """Bring a database of an older schema to :data:`SCHEMA_VERSION` in place, every step
+    in one transaction (all or nothing; another process may have done it meanwhile)."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                _MIGRATIONS[target](db)
+            if version < SCHEMA_VERSION:
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as error:
+        raise StorageError(
+            f"Could not bring the games database {path} up to date: {error}"
+        ) from error
 
 
 def _fsync_directory(directory: Path) -> None:
