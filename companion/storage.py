@@ -302,10 +302,18 @@ class StoredEntry:
 
 @dataclass(frozen=True)
 class GameToImport:
-    """A game read from a log, for :meth:`Storage.import_games`: already refereed (replayed
-    by the engine), with what the log's file said of it."""
+    """A game read from a log, for :meth:`Storage.import_games`: refereed already (replayed
+    by the engine; see :meth:`of`), with what the log's file said of it. Its log is kept
+    as text, not as a :class:`Game`: a restore holds thousands of them at once."""
 
-    game: Game
+    setup: GameSetup
+    #: The action lines as this module stores them (:func:`dump_line` of each action).
+    lines: tuple[str, ...]
+    #: The result of a game that is over; None for a game left unfinished.
+    score: int | None
+    rating: Rating | None
+    outcome: Outcome | None
+    end_reason: EndReason | None
     #: The start and end times to keep; None: the header's ``started_at``, else the import's.
     started_at: str | None = None
     finished_at: str | None = None
@@ -313,6 +321,31 @@ class GameToImport:
     number: int | None = None
     #: It was the game in play: it is again if no game is in play here (else left unfinished).
     playing: bool = False
+
+    @classmethod
+    def of(
+        cls,
+        game: Game,
+        *,
+        started_at: str | None = None,
+        finished_at: str | None = None,
+        number: int | None = None,
+        playing: bool = False,
+    ) -> GameToImport:
+        """The game a replayed log gives, to be imported."""
+        over = game.is_over
+        return cls(
+            game.setup,
+            tuple(dump_line(action_to_dict(action)) for action in game.actions),
+            game.score if over else None,
+            game.rating if over else None,
+            game.outcome if over else None,
+            game.end_reason if over else None,
+            started_at,
+            finished_at,
+            number,
+            playing,
+        )
 
 
 @dataclass(frozen=True)
@@ -733,9 +766,9 @@ class Storage:
                 db.execute("SELECT 1 FROM games WHERE status = 'playing'").fetchone() is not None
             )
             for item in games:
-                game, setup = item.game, item.game.setup
+                setup = item.setup
                 header = dump_line(setup_to_dict(setup))
-                lines = [dump_line(action_to_dict(action)).encode() for action in game.actions]
+                lines = [line.encode() for line in item.lines]
                 same = [
                     game_id
                     for game_id in by_header.get(header.encode(), [])
@@ -750,11 +783,10 @@ class Storage:
                     or db.execute("SELECT 1 FROM games WHERE id = ?", (number,)).fetchone()
                 ):
                     number = None  # taken here: the next free number
-                status = GameStatus.OVER if game.is_over else GameStatus.ABANDONED
+                status = GameStatus.ABANDONED if item.score is None else GameStatus.OVER
                 if status is GameStatus.ABANDONED and item.playing and not in_play:
                     status, in_play = GameStatus.PLAYING, True
-                over = status is GameStatus.OVER
-                outcome, reason, rating = game.outcome, game.end_reason, game.rating
+                outcome, reason, rating = item.outcome, item.end_reason, item.rating
                 cursor = db.execute(
                     "INSERT INTO games (id, header, started_at, finished_at, players, variant,"
                     " score, max_score, rating, outcome, end_reason, status)"
@@ -766,11 +798,11 @@ class Storage:
                         None if status is GameStatus.PLAYING else item.finished_at,
                         setup.players,
                         setup.options.code(),
-                        game.score if over else None,
+                        item.score,
                         setup.max_score,
-                        None if rating is None or not over else rating.value,
-                        None if outcome is None or not over else outcome.value,
-                        None if reason is None or not over else reason.value,
+                        None if rating is None else rating.value,
+                        None if outcome is None else outcome.value,
+                        None if reason is None else reason.value,
                         status.value,
                     ),
                 )
@@ -778,7 +810,7 @@ class Storage:
                 assert game_id is not None
                 db.executemany(
                     "INSERT INTO actions (game_id, seq, line) VALUES (?, ?, ?)",
-                    [(game_id, seq, line.decode()) for seq, line in enumerate(lines, start=1)],
+                    [(game_id, seq, line) for seq, line in enumerate(item.lines, start=1)],
                 )
                 by_header.setdefault(header.encode(), []).append(game_id)
                 done.append(ImportedGame(game_id, new=True))
