@@ -45,6 +45,7 @@ __all__ = [
     "ImportSummary",
     "Refusal",
     "export_all",
+    "games",
     "import_logs",
     "log_file_name",
     "read_logs",
@@ -117,6 +118,15 @@ class ImportSummary:
 # -- export --all ----------------------------------------------------------------------
 
 
+def games(count: int) -> str:
+    """``1 game``, ``7 games``.
+
+    >>> games(1), games(0)
+    ('1 game', '0 games')
+    """
+    return f"{count} game{'' if count == 1 else 's'}"
+
+
 def log_file_name(game_id: int, started_at: str) -> str:
     """``game-00042-2026-11-20.jsonl``: by number (names sort in play order), then the date
     the game started (``undated`` if the stamp has none).
@@ -141,9 +151,7 @@ def export_all(storage: Storage, folder: Path) -> ExportSummary:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise BackupError(
-            f"{folder} is a file, not a folder: the games were not exported"
-        ) from None
+        raise BackupError(f"{folder} is a file, not a folder: nothing was exported") from None
     except OSError as error:
         raise BackupError(f"Could not create the folder {folder}: {_why(error)}") from error
     for entry in storage.catalogue():

@@ -265,7 +265,7 @@ def export_command(args: argparse.Namespace) -> int:
 
 def export_all_command(args: argparse.Namespace) -> int:
     """Write every stored game into a folder, one hanabi-log/1 file each (a backup)."""
-    from companion.backup import export_all
+    from companion.backup import export_all, games
     from companion.storage import StorageError
 
     storage = _open_storage(args.data_dir)
@@ -286,12 +286,13 @@ def export_all_command(args: argparse.Namespace) -> int:
         )
     for _, why in summary.unreadable:
         print(f"hanabi-companion: {why}; nothing of it replays, so it has no file", file=sys.stderr)
-    print(f"{len(summary.files)} games written to {summary.folder}")
+    print(f"{games(len(summary.files))} written to {summary.folder}")
     return 1 if summary.damaged or summary.unreadable else 0
 
 
 def import_command(args: argparse.Namespace) -> int:
     """Bring games back from hanabi-log/1 files: all of them, or nothing if one is refused."""
+    from companion.backup import games as count_games
     from companion.backup import import_logs, read_logs
     from companion.storage import DataDirLock, StorageError, default_data_dir
 
@@ -324,7 +325,7 @@ def import_command(args: argparse.Namespace) -> int:
     for path in summary.partial:
         print(f"{path}: the game was damaged when exported: the part that replays came in")
     print(
-        f"{summary.imported} games imported, {summary.already_stored} already stored"
+        f"{count_games(summary.imported)} imported, {summary.already_stored} already stored"
         f" (in {data_dir})"
     )
     return 0
