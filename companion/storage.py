@@ -954,8 +954,8 @@ def _history_row(db: sqlite3.Connection, row: tuple[Any, ...]) -> HistoryRow:
     try:
         status = _status(db, game_id)  # a garbled status is damage, named here
         header, lines = _log_rows(db, game_id)
-        setup, actions = _parse_game(game_id, header, lines)
-        game = Game.replay(setup, actions)
+        game = _replayed(game_id, header, lines)  # replayed once, not parsed then replayed
+        setup = game.setup
         if status is not GameStatus.OVER:  # unfinished: the fireworks so far, no result
             return HistoryRow(
                 id=game_id,
@@ -1140,6 +1140,12 @@ def _options_by_english_name() -> dict[str, GameOptions]:
 
 def _parse_game(game_id: int, header: str, lines: list[str]) -> tuple[GameSetup, list[Action]]:
     """Parse and replay a stored log with the engine; :class:`DamagedGameError` if it fails."""
+    game = _replayed(game_id, header, lines)
+    return game.setup, game.actions
+
+
+def _replayed(game_id: int, header: str, lines: list[str]) -> Game:
+    """The game a stored log folds into; :class:`DamagedGameError` if it does not."""
     text = "\n".join([header, *lines])
     try:
         log = parse_log(text)
@@ -1160,7 +1166,7 @@ def _parse_game(game_id: int, header: str, lines: list[str]) -> tuple[GameSetup,
             raise DamagedGameError(
                 f"Stored game {game_id} does not replay: action {number}: {error}", game_id
             ) from error
-    return log.setup, log.actions
+    return game
 
 
 # -- the file ------------------------------------------------------------------
