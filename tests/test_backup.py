@@ -14,12 +14,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from companion.backup import METADATA_PREFIX, log_file_name
+from companion.backup import METADATA_PREFIX, log_file_name, read_logs
 from companion.cli import main
 from companion.storage import DataDirLock, GameStatus, Storage
-from engine import Game, GameSetup
-from engine.log import parse_log
+from engine import Game, GameOptions, GameSetup, Multicolor
+from engine.log import action_to_dict, dump_line, format_log, parse_log, replay_log
 from engine.table import SimulatedTable
 
 LOGS = Path(__file__).parent / "logs"
@@ -334,3 +336,63 @@ def test_a_storm_log_imported_keeps_its_result(tmp_path, capsys):
         assert row.outcome is game.outcome and row.score == game.score == 0
         assert row.names == ("Ann", "Bo", "Cy")
         assert storage.stats()[0].games == 1
+
+
+@st.composite
+def exported_files(draw: st.DrawFn) -> bytes:
+    """A file as `export --all` writes it (a game part-played by the simulator, our two
+    comment lines), then damaged: bytes changed, cut, inserted, lines repeated."""
+    setup = GameSetup(
+        players=draw(st.integers(2, 5)),
+        started_at=draw(st.sampled_from([None, "2026-11-20T20:00:00+00:00"])),
+        options=GameOptions(multicolor=draw(st.sampled_from(list(Multicolor)))),
+    )
+    table = SimulatedTable(setup, random.Random(draw(st.integers(0, 2**32 - 1))))
+    for _ in range(draw(st.integers(0, 70))):
+        if table.game.is_over:
+            break
+        table.step()
+    meta = {"game": draw(st.integers(1, 99)), "status": "over", "started_at": "x"}
+    head = f"# hanabi-companion game\n{METADATA_PREFIX}{json.dumps(meta)}\n"
+    data = bytearray((head + format_log(setup, table.game.actions)).encode())
+    for _ in range(draw(st.integers(0, 5))):
+        kind = draw(st.sampled_from(["flip", "delete", "insert", "cut", "line"]))
+        i = draw(st.integers(0, len(data) - 1))
+        if kind == "flip":
+            data[i] = draw(st.integers(0, 255))
+        elif kind == "delete":
+            del data[i : i + draw(st.integers(1, 20))]
+        elif kind == "insert":
+            data[i:i] = draw(st.binary(max_size=12))
+        elif kind == "cut":
+            del data[i:]
+        else:
+            lines = bytes(data).split(b"\n")
+            j = draw(st.integers(0, len(lines) - 1))
+            lines.insert(draw(st.integers(0, len(lines))), lines[j])
+            data = bytearray(b"\n".join(lines))
+        if not data:
+            break
+    return bytes(data)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(exported_files())
+def test_any_file_is_one_game_or_one_refusal_naming_a_line_of_it(tmp_path_factory, data):
+    """Whatever a backup file holds, reading it never raises: it gives one game, whose
+    stored lines are the engine's own writing of what `replay` accepts, or one refusal
+    naming a line that exists in the file."""
+    path = tmp_path_factory.mktemp("fuzz") / "game.jsonl"
+    path.write_bytes(data)
+    games, refusals = read_logs([path])
+    assert len(games) + len(refusals) == 1
+    if refusals:
+        (refusal,) = refusals
+        assert refusal.path == path and refusal.code in (1, 2)
+        assert 1 <= refusal.line <= max(1, data.count(b"\n") + 1)
+        assert "Errno" not in refusal.reason and "codec" not in refusal.reason
+    else:
+        ((_, item, _),) = games
+        game = replay_log(data.decode("utf-8-sig"))
+        assert item.lines == tuple(dump_line(action_to_dict(a)) for a in game.actions)
+        assert item.setup == game.setup and (item.score is None) is (not game.is_over)
