@@ -143,8 +143,9 @@ def export_all(storage: Storage, folder: Path) -> ExportSummary:
 
     A file of the same name is replaced (a second backup into the same folder brings it up
     to date); other files are left alone. Each file is written whole or not at all (a
-    temporary file renamed), and flushed to the medium before this returns: a USB stick
-    pulled out afterwards holds every file. Raises :class:`BackupError`.
+    temporary file renamed), and everything is flushed to the medium once, at the end
+    (a flush per file costs a USB stick minutes at 10,000 games): a stick pulled out after
+    this returns holds every file. Raises :class:`BackupError`.
     """
     folder = Path(folder)
     summary = ExportSummary(folder)
@@ -193,8 +194,6 @@ def _write_whole(path: Path, text: str) -> None:
     try:
         with temporary.open("w", encoding="utf-8", newline="\n") as file:
             file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
         os.replace(temporary, path)
     except OSError as error:
         with contextlib.suppress(OSError):
@@ -203,6 +202,8 @@ def _write_whole(path: Path, text: str) -> None:
 
 
 def _sync_folder(folder: Path) -> None:
+    """Put the files written and their names on the medium (one flush for them all)."""
+    os.sync()
     with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY)
         try:

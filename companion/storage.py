@@ -181,13 +181,70 @@ _SCHEMA = (
 # -- schema steps after version 1 (each upgrades a database of the version before, in place) --
 
 
+def _recount(group: str) -> str:
+    """SQL that counts again the finished games of one table size and variant (``OLD`` or
+    ``NEW``'s), from the statistics index alone."""
+    return f"""
+        DELETE FROM game_stats WHERE players = {group}.players AND variant = {group}.variant;
+        INSERT INTO game_stats (players, variant, games, best, total)
+            SELECT players, variant, COUNT(*), MAX(score), SUM(score) FROM games
+            WHERE status = 'over' AND players = {group}.players AND variant = {group}.variant
+            GROUP BY players, variant;"""
+
+
+_ADD_FINISHED = """
+    INSERT INTO game_stats (players, variant, games, best, total)
+        VALUES (NEW.players, NEW.variant, 1, NEW.score, NEW.score)
+        ON CONFLICT (players, variant) DO UPDATE SET games = games + 1,
+            best = MAX(best, excluded.best), total = total + excluded.total;"""
+
+#: Version 2 (issue 23, years of games): the statistics (count, best and sum of the
+#: finished games per table size and variant) are kept by SQLite itself in ``game_stats``,
+#: by triggers on ``games``, so reading them costs a row per group however many games are
+#: stored. A game finished adds to its group; a finished game changed or deleted (an undo,
+#: a hand edit) has its group counted again from ``games_for_stats``, an index of exactly
+#: those columns. No trigger runs on an action: a turn writes what it wrote before.
+_SCHEMA_YEARS = (
+    "CREATE INDEX IF NOT EXISTS games_for_stats ON games (status, players, variant, score)",
+    """
+    CREATE TABLE IF NOT EXISTS game_stats (
+        players INTEGER NOT NULL,
+        variant TEXT    NOT NULL,
+        games   INTEGER NOT NULL,
+        best    INTEGER NOT NULL,
+        total   INTEGER NOT NULL,
+        PRIMARY KEY (players, variant)
+    ) WITHOUT ROWID
+    """,
+    "DELETE FROM game_stats",
+    "INSERT INTO game_stats (players, variant, games, best, total)"
+    " SELECT players, variant, COUNT(*), MAX(score), SUM(score) FROM games"
+    " WHERE status = 'over' GROUP BY players, variant",
+    f"""
+    CREATE TRIGGER IF NOT EXISTS game_stats_insert AFTER INSERT ON games
+    WHEN NEW.status = 'over' BEGIN {_ADD_FINISHED} END
+    """,
+    f"""
+    CREATE TRIGGER IF NOT EXISTS game_stats_finish
+    AFTER UPDATE OF status, score, players, variant ON games
+    WHEN OLD.status IS NOT 'over' AND NEW.status = 'over' BEGIN {_ADD_FINISHED} END
+    """,
+    f"""
+    CREATE TRIGGER IF NOT EXISTS game_stats_change
+    AFTER UPDATE OF status, score, players, variant ON games
+    WHEN OLD.status = 'over' BEGIN {_recount("OLD")} {_recount("NEW")} END
+    """,
+    f"""
+    CREATE TRIGGER IF NOT EXISTS game_stats_delete AFTER DELETE ON games
+    WHEN OLD.status = 'over' BEGIN {_recount("OLD")} END
+    """,
+)
+
+
 def _migrate_years(db: sqlite3.Connection) -> None:
-    """Version 2 (issue 23, years of games): the statistics are read from an index alone
-    (best, sum and count per table size and variant of the finished games), so they cost
-    a walk of a small index, not of every stored game's row."""
-    db.execute(
-        "CREATE INDEX IF NOT EXISTS games_for_stats ON games (status, players, variant, score)"
-    )
+    """Version 1 to 2 (issue 23): the statistics kept by SQLite (:data:`_SCHEMA_YEARS`)."""
+    for statement in _SCHEMA_YEARS:
+        db.execute(statement)
 
 
 #: The schema steps by the version they bring a database to. A new database is created with
@@ -844,9 +901,9 @@ class Storage:
         """Best and average score per (players, options) over the finished games,
         by player count, then by the options' :meth:`~GameOptions.code`."""
         with self._transaction("read the statistics", write=False) as db:
+            # Kept up to date by SQLite's triggers (see _SCHEMA_YEARS): a row per group.
             rows = db.execute(
-                "SELECT players, CAST(variant AS BLOB), COUNT(*), MAX(score), SUM(score)"
-                " FROM games WHERE status = 'over' GROUP BY players, variant"
+                "SELECT players, CAST(variant AS BLOB), games, best, total FROM game_stats"
             ).fetchall()
         groups: dict[tuple[int, str], tuple[GameOptions, int, int, int]] = {}
         for players, variant, count, best, total in rows:

@@ -12,6 +12,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.app import App, resume
 from companion.cli import HISTORY_PAGE as CLI_PAGE
@@ -25,7 +27,8 @@ from companion.controller import (
 )
 from companion.display import open_display
 from companion.storage import SCHEMA_VERSION, GameStatus, HistoryRow, StatsRow, Storage
-from engine import Card, Game, GameOptions, GameSetup, Hint, Play
+from engine import Card, Game, GameOptions, GameSetup, Hint, Multicolor, Play
+from engine.errors import IllegalAction
 from hardware.events import Key, Press
 
 V1_FILE = Path(__file__).resolve().parent / "data" / "games-v1.db"
@@ -111,17 +114,33 @@ def test_a_damaged_game_on_a_page_is_a_row_that_says_so(storage):
     assert rows[25].damaged is None and rows[23].damaged is None
 
 
-def test_statistics_are_counted_by_sqlite_from_an_index_alone(storage):
-    """Best, average and count per table size and variant come from one query that reads
-    only the statistics index (no game row, no log); they match the games stored."""
-    plan = " ".join(
-        str(row)
-        for row in sqlite3.connect(storage.path).execute(
-            "EXPLAIN QUERY PLAN SELECT players, variant, COUNT(*), MAX(score), SUM(score)"
-            " FROM games WHERE status = 'over' GROUP BY players, variant"
-        )
-    )
-    assert "COVERING INDEX games_for_stats" in plan
+def counted_from_the_games(path: Path) -> list[tuple[int, str, int, int, int]]:
+    """The statistics as a query over every game row counts them (what the table kept by
+    the triggers must always equal)."""
+    db = sqlite3.connect(path)
+    try:
+        return db.execute(
+            "SELECT players, variant, COUNT(*), MAX(score), SUM(score) FROM games"
+            " WHERE status = 'over' GROUP BY players, variant ORDER BY players, variant"
+        ).fetchall()
+    finally:
+        db.close()
+
+
+def kept_by_the_triggers(path: Path) -> list[tuple[int, str, int, int, int]]:
+    db = sqlite3.connect(path)
+    try:
+        return db.execute(
+            "SELECT players, variant, games, best, total FROM game_stats ORDER BY players, variant"
+        ).fetchall()
+    finally:
+        db.close()
+
+
+def test_statistics_are_read_from_a_row_per_group_kept_by_sqlite(storage):
+    """Best, average and count per table size and variant are read from ``game_stats``,
+    one row per group, which SQLite's triggers keep equal to a count over every game."""
+    assert kept_by_the_triggers(storage.path) == counted_from_the_games(storage.path)
     finished = [row for row in storage.history() if row.status is GameStatus.OVER]
     expected = [
         StatsRow(players, GameOptions(), count, 0, 0.0)
@@ -129,6 +148,77 @@ def test_statistics_are_counted_by_sqlite_from_an_index_alone(storage):
         if (count := sum(1 for row in finished if row.players == players))
     ]
     assert storage.stats() == expected
+
+
+def storm_out(storage: Storage, game_id: int, game: Game) -> None:
+    """End a game in play by misplays (fives of colours not started), stored, finished."""
+    for code in ("B5", "G5", "Y5", "W5"):
+        if game.is_over:
+            break
+        action = Play(Card.from_code(code))
+        try:
+            game.apply(action)
+        except IllegalAction:  # that five was misplayed already
+            continue
+        storage.append_action(game_id, action)
+    storage.finish(game_id, game)
+
+
+OPERATIONS = st.lists(
+    st.tuples(
+        st.sampled_from(["start", "finish", "undo", "abandon", "reopen", "delete", "rescore"]),
+        st.integers(2, 5),
+        st.sampled_from([GameOptions(), GameOptions(multicolor=Multicolor.SHORT)]),
+        st.integers(0, 30),
+    ),
+    max_size=14,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(operations=OPERATIONS)
+def test_the_statistics_kept_by_sqlite_follow_every_change_of_the_games(
+    tmp_path_factory, operations
+):
+    """Whatever happens to the games (started, finished with scores, a finished game
+    undone, abandoned, taken up again, and rows deleted or rescored by hand in SQL), the
+    statistics kept by the triggers equal a count over every game row."""
+    data = tmp_path_factory.mktemp("stats")
+    with Storage.open(data) as storage:
+        for kind, players, options, number in operations:
+            ids = [entry.id for entry in storage.catalogue()]
+            target = ids[number % len(ids)] if ids else None
+            status = None if target is None else storage.catalogue()[ids.index(target)].status
+            if kind == "start" or target is None:
+                game_id = storage.new_game(GameSetup(players=players, options=options))
+                if number % 2:  # finished at once: a storm after some plays
+                    game = Game(GameSetup(players=players, options=options))
+                    for rank in range(1, number % 5 + 1):
+                        play = Play(Card.from_code(f"R{rank}"))
+                        game.apply(play)
+                        storage.append_action(game_id, play)
+                    storm_out(storage, game_id, game)
+            elif kind == "undo" and status == "over":
+                storage.drop_last_action(target)
+            elif kind == "finish" and status == "playing":
+                storm_out(storage, target, storage.load(target).replay())
+            elif kind == "abandon" and status == "playing":
+                storage.abandon(target)
+            elif kind == "reopen" and status == "abandoned":
+                storage.reopen(target)
+            elif kind in ("delete", "rescore"):
+                db = sqlite3.connect(storage.path)
+                if kind == "delete":
+                    db.execute("PRAGMA foreign_keys = ON")
+                    db.execute("DELETE FROM games WHERE id = ?", (target,))
+                else:
+                    db.execute(
+                        "UPDATE games SET score = ? WHERE id = ? AND status = 'over'",
+                        (number % 26, target),
+                    )
+                db.commit()
+                db.close()
+            assert kept_by_the_triggers(storage.path) == counted_from_the_games(storage.path)
 
 
 def test_a_version_1_database_is_upgraded_in_place(tmp_path):
@@ -150,8 +240,13 @@ def test_a_version_1_database_is_upgraded_in_place(tmp_path):
     assert sorted(path.name for path in tmp_path.iterdir()) == ["games.db"]
     db = sqlite3.connect(tmp_path / "games.db")
     assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-    indexes = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
-    assert "games_for_stats" in indexes
+    names = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+    assert {"games_for_stats", "game_stats", "game_stats_insert"} <= names
+    assert (
+        kept_by_the_triggers(tmp_path / "games.db")
+        == counted_from_the_games(tmp_path / "games.db")
+        == [(2, "base", 1, 0, 0)]
+    )
     with Storage.open(tmp_path) as again:  # a second opening has nothing left to do
         assert again.notice is None and len(again.history()) == 3
 
