@@ -222,9 +222,13 @@ def test_the_statistics_kept_by_sqlite_follow_every_change_of_the_games(
 
 
 def test_a_version_1_database_is_upgraded_in_place(tmp_path):
-    """A games.db written by schema 1 (tests/data/games-v1.db, made by the version-1
-    storage.py: a finished, an abandoned and a game in play, a setting) opens without a
-    notice, is not moved aside, gains the statistics index and keeps every game."""
+    """A games.db written by schema 1 opens without a notice, is not moved aside, gains
+    the statistics (table, triggers, index) and keeps every game.
+
+    tests/data/games-v1.db was made by companion/storage.py of commit 7e03efc (schema 1),
+    through its own calls: game 1 finished (Ann and Bo, a storm: R2 R3 R4), game 2
+    abandoned (Cy, Di, Ed; one hint), game 3 in play (4 players; R1 played), and the
+    setting ``setup`` = ``{"players": 4}``."""
     shutil.copy(V1_FILE, tmp_path / "games.db")
     with Storage.open(tmp_path) as storage:
         assert storage.notice is None
