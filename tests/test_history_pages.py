@@ -339,7 +339,9 @@ def test_a_game_taken_up_from_a_later_page_is_resumed(app):
     while c.history_focus().id != 13:  # game 13 (the 13th stored) was left unfinished
         app.dispatch(Press(Key.NEXT))
     assert c.history_focus().resumable
-    app.dispatch(Press(Key.OK))
+    for _ in range(2):  # OK; a second OK where resuming asks first (a game is in play)
+        if app.game_id != 13:
+            app.dispatch(Press(Key.OK))
     assert app.game_id == 13 and c.screen is Screen.GAME
     assert app.storage.unfinished().id == 13
 
