@@ -24,6 +24,7 @@ import pygame
 from companion import i18n, sdnotify
 from companion.config import Config
 from companion.controller import (
+    HISTORY_PAGE,
     Beep,
     Controller,
     Effect,
@@ -356,6 +357,24 @@ class App:
         self.controller.take_up(Game.replay(stored.setup, stored.actions))
         self.show_tokens()
 
+    def load_history(self, before: int | None) -> None:
+        """Read a page of the history (its first, with the statistics, or the one after game
+        ``before``): a page costs the same however many games are stored."""
+        controller = self.controller
+        try:
+            page = self.storage.history_page(before=before, limit=HISTORY_PAGE)
+            stats = self.storage.stats() if before is None else None
+        except StorageFullError:
+            raise
+        except StorageError as error:  # damaged games are rows; this is the whole file
+            log.warning("%s", error)
+            if before is None:
+                controller.history = ([], [])
+            controller.history_more = False  # the games read so far stay listed
+            controller.message = Info("history_unreadable")
+            return
+        controller.show_history_page(page.rows, page.more, stats)
+
     def carry_out(self, effect: Effect) -> None:
         """Do one effect. Storage writes commit before returning: nothing shows unsaved."""
         storage = self.storage
@@ -374,14 +393,7 @@ class App:
         elif isinstance(effect, SaveSettings):
             storage.set_setting(SETTINGS_KEY, effect.settings)
         elif isinstance(effect, LoadHistory):
-            try:
-                self.controller.history = (storage.history(), storage.stats())
-            except StorageFullError:
-                raise
-            except StorageError as error:  # damaged games are rows; this is the whole file
-                log.warning("%s", error)
-                self.controller.history = ([], [])
-                self.controller.message = Info("history_unreadable")
+            self.load_history(effect.before)
         elif isinstance(effect, ResumeGame):
             self.resume_game(effect.game_id)
         elif isinstance(effect, Quit):

@@ -269,6 +269,8 @@ def export_command(args: argparse.Namespace) -> int:
     """Print the game in progress (or the given one) as a hanabi-log/1 log."""
     from companion.storage import DamagedGameError, StorageError
 
+    if args.all is not None:
+        return export_all_command(args)
     storage = _open_storage(args.data_dir)
     if storage is None:
         return 1
@@ -298,6 +300,74 @@ def export_command(args: argparse.Namespace) -> int:
         storage.close()
 
 
+def export_all_command(args: argparse.Namespace) -> int:
+    """Write every stored game into a folder, one hanabi-log/1 file each (a backup)."""
+    from companion.backup import export_all, games
+    from companion.storage import StorageError
+
+    storage = _open_storage(args.data_dir)
+    if storage is None:
+        return 1
+    try:
+        summary = export_all(storage, args.all)
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
+    finally:
+        storage.close()
+    for _, why, kept in summary.damaged:
+        print(
+            f"hanabi-companion: {why}; its first {kept} actions, which replay, were written"
+            " (flagged as damaged)",
+            file=sys.stderr,
+        )
+    for _, why in summary.unreadable:
+        print(f"hanabi-companion: {why}; nothing of it replays, so it has no file", file=sys.stderr)
+    print(f"{games(len(summary.files))} written to {summary.folder}")
+    return 1 if summary.damaged or summary.unreadable else 0
+
+
+def import_command(args: argparse.Namespace) -> int:
+    """Bring games back from hanabi-log/1 files: all of them, or nothing if one is refused."""
+    from companion.backup import games as count_games
+    from companion.backup import import_logs, read_logs
+    from companion.storage import DataDirLock, StorageError, default_data_dir
+
+    games, refusals = read_logs(args.files)  # refereed before the data directory is touched
+    if refusals:
+        for refusal in refusals:
+            print(f"hanabi-companion: {refusal}", file=sys.stderr)
+        print(
+            f"hanabi-companion: nothing was imported: {len(refusals)} file(s) refused",
+            file=sys.stderr,
+        )
+        return max(refusal.code for refusal in refusals)
+    data_dir = args.data_dir or default_data_dir()
+    try:
+        lock = DataDirLock(data_dir)  # not beside a running companion's game
+    except StorageError as error:
+        print(f"hanabi-companion: {error}; stop it first, then import", file=sys.stderr)
+        return 1
+    with lock:
+        storage = _open_storage(data_dir)
+        if storage is None:
+            return 1
+        try:
+            summary = import_logs(storage, games)
+        except StorageError as error:
+            print(f"hanabi-companion: {error}; nothing was imported", file=sys.stderr)
+            return 1
+        finally:
+            storage.close()
+    for path in summary.partial:
+        print(f"{path}: the game was damaged when exported: the part that replays came in")
+    print(
+        f"{count_games(summary.imported)} imported, {summary.already_stored} already stored"
+        f" (in {data_dir})"
+    )
+    return 0
+
+
 def history_command(args: argparse.Namespace) -> int:
     """List the games: date, players, variant, score, rating (or unfinished)."""
     from companion.storage import StorageError
@@ -307,12 +377,13 @@ def history_command(args: argparse.Namespace) -> int:
         return 1
     try:
         try:
-            rows = storage.history()
+            page = storage.history_page(skip=(args.page - 1) * HISTORY_PAGE, limit=HISTORY_PAGE)
         except StorageError as error:
             print(f"hanabi-companion: {error}", file=sys.stderr)
             return 1
+        rows = page.rows
         if not rows:
-            print("No finished game yet.")
+            print("No finished game yet." if args.page == 1 else f"No page {args.page}.")
             return 0
         print(f"{'game':>4}  {'finished':<20} {'players':<28} {'variant':<22} score  rating")
         damaged = 0
@@ -331,6 +402,8 @@ def history_command(args: argparse.Namespace) -> int:
                 f"{row.id:>4}  {(row.finished_at or row.started_at)[:19]:<20} {players:<28.28} "
                 f"{row.options.variant_name():<22.22} {row.score:>2}/{row.max_score:<2}  {rating}"
             )
+        if page.more:
+            print(f"Older games: hanabi-companion history --page {args.page + 1}")
         if damaged:
             print(
                 f"hanabi-companion: {damaged} stored game(s) are damaged; they are kept as they"
@@ -341,6 +414,17 @@ def history_command(args: argparse.Namespace) -> int:
         return 0
     finally:
         storage.close()
+
+
+#: Games `history` lists at a time (`--page N` for older ones).
+HISTORY_PAGE = 20
+
+
+def page_number(text: str) -> int:
+    """A page number: 1 or more; :class:`argparse.ArgumentTypeError` otherwise."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a page number (1, 2, 3 …)")
+    return int(text)
 
 
 HARDWARE_COMMANDS = ("scanner", "enrol")
@@ -387,11 +471,31 @@ def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
 
     export = commands.add_parser("export", help="print a stored game as a hanabi-log/1 log")
     data_dir_option(export)
-    export.add_argument("--game", type=int, help="game number (default: the latest)")
+    which = export.add_mutually_exclusive_group()
+    which.add_argument("--game", type=int, help="game number (default: the latest)")
+    which.add_argument(
+        "--all",
+        type=Path,
+        metavar="FOLDER",
+        help="write every game into FOLDER, one log file each (a backup)",
+    )
     export.set_defaults(handler=export_command)
+
+    restore = commands.add_parser(
+        "import", help="bring games back from logs (export --all's files, or a folder of them)"
+    )
+    data_dir_option(restore)
+    restore.add_argument("files", nargs="+", type=Path, metavar="FILE", help="logs or folders")
+    restore.set_defaults(handler=import_command)
 
     history = commands.add_parser("history", help="list the games, unfinished ones too")
     data_dir_option(history)
+    history.add_argument(
+        "--page",
+        type=page_number,
+        default=1,
+        help=f"which {HISTORY_PAGE} games, newest first (default: 1, the latest)",
+    )
     history.set_defaults(handler=history_command)
 
     replay = commands.add_parser("replay", help="apply game logs and print their summaries")

@@ -61,6 +61,10 @@ if TYPE_CHECKING:
 
 MAX_NAME_LENGTH = 12
 
+#: Games the history screen reads at a time; the next page is read when the game at the
+#: top of the list comes within half a page of the last one read.
+HISTORY_PAGE = 10
+
 
 class Screen(Enum):
     """What the companion shows."""
@@ -139,7 +143,11 @@ class SaveSettings:
 
 @dataclass(frozen=True)
 class LoadHistory:
-    pass
+    """Read the history for its screen: the first page of games and the statistics, or
+    (``before``) the page of games older than game ``before``, added after those shown.
+    The app answers with :meth:`Controller.show_history_page`."""
+
+    before: int | None = None
 
 
 @dataclass(frozen=True)
@@ -394,6 +402,7 @@ class Controller:
         self.can_quit = False
         self.editing_name: int | None = None
         self.history: History | None = None  # filled by the app after LoadHistory
+        self.history_more = False  # older games than those in ``history`` remain unread
         self.scroll = 0  # the first row shown on the history and help screens
         self.page = GamePage.TABLE  # the game (or end) screen's page
         #: Whether the panel shows the discard pile on the table page (beside the
@@ -1224,6 +1233,8 @@ class Controller:
             games = len(self.history[0]) if self.history else 0
             if event.key is Key.NEXT:
                 self.scroll = min(self.scroll + 1, max(0, games - 1))
+                if self.history and self.history_more and self.scroll + HISTORY_PAGE // 2 >= games:
+                    return [LoadHistory(before=self.history[0][-1].id)]
             elif event.key is Key.PREVIOUS:
                 self.scroll = max(0, self.scroll - 1)
             elif event.key is Key.OK and resumable:
@@ -1238,6 +1249,18 @@ class Controller:
             elif event.key in (Key.BACK, Key.OK):
                 self.screen = self._back_screen()
         return []
+
+    def show_history_page(
+        self, games: list[HistoryRow], more: bool, stats: list[StatsRow] | None = None
+    ) -> None:
+        """The app's answer to :class:`LoadHistory`: a first page (with the statistics)
+        replaces the list, a later one (``stats`` None) is added after it. ``more``: older
+        games remain to be read."""
+        if stats is not None or self.history is None:
+            self.history = (games, stats or [])
+        else:
+            self.history = (self.history[0] + games, self.history[1])
+        self.history_more = more
 
     def take_up(self, game: Game) -> None:
         """Play on a game taken up again (resumed from the history): its screen, its

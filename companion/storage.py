@@ -61,17 +61,22 @@ from engine.setup import GameSetup
 
 __all__ = [
     "APPLICATION_ID",
+    "HISTORY_PAGE",
     "LOCK_NAME",
     "SCHEMA_VERSION",
     "CompanionRunningError",
     "DamagedGameError",
     "DataDirLock",
     "GameStateError",
+    "GameToImport",
+    "HistoryPage",
     "HistoryRow",
+    "ImportedGame",
     "StatsRow",
     "Storage",
     "StorageError",
     "StorageFullError",
+    "StoredEntry",
     "StoredGame",
     "UnknownGameError",
 ]
@@ -79,8 +84,12 @@ __all__ = [
 APPLICATION_ID: Final = 0x48414E42
 """``PRAGMA application_id`` of our database files: ASCII ``HANB``."""
 
-SCHEMA_VERSION: Final = 1
-"""``PRAGMA user_version`` of the schema this module creates."""
+SCHEMA_VERSION: Final = 2
+"""``PRAGMA user_version`` of the schema this module creates (older ones are upgraded in place,
+see :data:`_MIGRATIONS`)."""
+
+HISTORY_PAGE: Final = 20
+"""How many games :meth:`Storage.history_page` reads at a time unless told otherwise."""
 
 BUSY_TIMEOUT_MS: Final = 5000
 """How long a statement waits for another connection's lock before failing."""
@@ -167,6 +176,80 @@ _SCHEMA = (
     f"PRAGMA application_id = {APPLICATION_ID}",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
+
+
+# -- schema steps after version 1 (each upgrades a database of the version before, in place) --
+
+
+def _recount(group: str) -> str:
+    """SQL that counts again the finished games of one table size and variant (``OLD`` or
+    ``NEW``'s), from the statistics index alone."""
+    return f"""
+        DELETE FROM game_stats WHERE players = {group}.players AND variant = {group}.variant;
+        INSERT INTO game_stats (players, variant, games, best, total)
+            SELECT players, variant, COUNT(*), MAX(score), SUM(score) FROM games
+            WHERE status = 'over' AND players = {group}.players AND variant = {group}.variant
+            GROUP BY players, variant;"""
+
+
+_ADD_FINISHED = """
+    INSERT INTO game_stats (players, variant, games, best, total)
+        VALUES (NEW.players, NEW.variant, 1, NEW.score, NEW.score)
+        ON CONFLICT (players, variant) DO UPDATE SET games = games + 1,
+            best = MAX(best, excluded.best), total = total + excluded.total;"""
+
+#: Version 2 (issue 23, years of games): the statistics (count, best and sum of the
+#: finished games per table size and variant) are kept by SQLite itself in ``game_stats``,
+#: by triggers on ``games``, so reading them costs a row per group however many games are
+#: stored. A game finished adds to its group; a finished game changed or deleted (an undo,
+#: a hand edit) has its group counted again from ``games_for_stats``, an index of exactly
+#: those columns. No trigger runs on an action: a turn writes what it wrote before.
+_SCHEMA_YEARS = (
+    "CREATE INDEX IF NOT EXISTS games_for_stats ON games (status, players, variant, score)",
+    """
+    CREATE TABLE IF NOT EXISTS game_stats (
+        players INTEGER NOT NULL,
+        variant TEXT    NOT NULL,
+        games   INTEGER NOT NULL,
+        best    INTEGER NOT NULL,
+        total   INTEGER NOT NULL,
+        PRIMARY KEY (players, variant)
+    ) WITHOUT ROWID
+    """,
+    "DELETE FROM game_stats",
+    "INSERT INTO game_stats (players, variant, games, best, total)"
+    " SELECT players, variant, COUNT(*), MAX(score), SUM(score) FROM games"
+    " WHERE status = 'over' GROUP BY players, variant",
+    f"""
+    CREATE TRIGGER IF NOT EXISTS game_stats_insert AFTER INSERT ON games
+    WHEN NEW.status = 'over' BEGIN {_ADD_FINISHED} END
+    """,
+    f"""
+    CREATE TRIGGER IF NOT EXISTS game_stats_finish
+    AFTER UPDATE OF status, score, players, variant ON games
+    WHEN OLD.status IS NOT 'over' AND NEW.status = 'over' BEGIN {_ADD_FINISHED} END
+    """,
+    f"""
+    CREATE TRIGGER IF NOT EXISTS game_stats_change
+    AFTER UPDATE OF status, score, players, variant ON games
+    WHEN OLD.status = 'over' BEGIN {_recount("OLD")} {_recount("NEW")} END
+    """,
+    f"""
+    CREATE TRIGGER IF NOT EXISTS game_stats_delete AFTER DELETE ON games
+    WHEN OLD.status = 'over' BEGIN {_recount("OLD")} END
+    """,
+)
+
+
+def _migrate_years(db: sqlite3.Connection) -> None:
+    """Version 1 to 2 (issue 23): the statistics kept by SQLite (:data:`_SCHEMA_YEARS`)."""
+    for statement in _SCHEMA_YEARS:
+        db.execute(statement)
+
+
+#: The schema steps by the version they bring a database to. A new database is created with
+#: version 1's tables, then every step, in one transaction.
+_MIGRATIONS: Final[dict[int, Callable[[sqlite3.Connection], None]]] = {2: _migrate_years}
 
 
 class StorageError(CompanionError, OSError):
@@ -256,6 +339,82 @@ class HistoryRow:
 
 
 @dataclass(frozen=True)
+class HistoryPage:
+    """A page of the history: games newest first, and whether older games follow."""
+
+    rows: list[HistoryRow]
+    more: bool
+
+
+@dataclass(frozen=True)
+class StoredEntry:
+    """A stored game's number, dates and status as the database holds them (its log unread:
+    the status of a damaged row may be anything)."""
+
+    id: int
+    started_at: str
+    finished_at: str | None
+    status: str
+
+
+@dataclass(frozen=True)
+class GameToImport:
+    """A game read from a log, for :meth:`Storage.import_games`: refereed already (replayed
+    by the engine; see :meth:`of`), with what the log's file said of it. Its log is kept
+    as text, not as a :class:`Game`: a restore holds thousands of them at once."""
+
+    setup: GameSetup
+    #: The action lines as this module stores them (:func:`dump_line` of each action).
+    lines: tuple[str, ...]
+    #: The result of a game that is over; None for a game left unfinished.
+    score: int | None
+    rating: Rating | None
+    outcome: Outcome | None
+    end_reason: EndReason | None
+    #: The start and end times to keep; None: the header's ``started_at``, else the import's.
+    started_at: str | None = None
+    finished_at: str | None = None
+    #: Its number in the data directory it was exported from: kept where it is free.
+    number: int | None = None
+    #: It was the game in play: it is again if no game is in play here (else left unfinished).
+    playing: bool = False
+
+    @classmethod
+    def of(
+        cls,
+        game: Game,
+        *,
+        started_at: str | None = None,
+        finished_at: str | None = None,
+        number: int | None = None,
+        playing: bool = False,
+    ) -> GameToImport:
+        """The game a replayed log gives, to be imported."""
+        over = game.is_over
+        return cls(
+            game.setup,
+            tuple(dump_line(action_to_dict(action)) for action in game.actions),
+            game.score if over else None,
+            game.rating if over else None,
+            game.outcome if over else None,
+            game.end_reason if over else None,
+            started_at,
+            finished_at,
+            number,
+            playing,
+        )
+
+
+@dataclass(frozen=True)
+class ImportedGame:
+    """What :meth:`Storage.import_games` did with one game: its number here, and whether it
+    was stored now (False: the same log was stored already, under that number)."""
+
+    id: int
+    new: bool
+
+
+@dataclass(frozen=True)
 class StatsRow:
     """Best and average score of the finished games of one table size and variant."""
 
@@ -272,6 +431,8 @@ class _Verdict:
 
     kind: str  # "new", "ours", "corrupt", "foreign" or "newer"
     reason: str = ""
+    #: The schema version of a file that is ours (an older one is upgraded at opening).
+    version: int = SCHEMA_VERSION
 
 
 def _utc_now() -> datetime:
@@ -374,6 +535,8 @@ class Storage:
             if verdict.kind != "ours":
                 _create_schema(connection, path)
                 _fsync_directory(data_dir)
+            elif verdict.version < SCHEMA_VERSION:
+                _upgrade_schema(connection, path)
         except BaseException:
             connection.close()
             raise
@@ -606,13 +769,110 @@ class Storage:
         :attr:`HistoryRow.damaged` set (and no result), never an exception.
         """
         with self._transaction("read the history", write=False) as db:
-            rows = db.execute(
-                "SELECT id, CAST(started_at AS BLOB), CAST(finished_at AS BLOB), score,"
-                " max_score, CAST(rating AS BLOB), CAST(outcome AS BLOB),"
-                " CAST(end_reason AS BLOB)"
-                " FROM games ORDER BY id DESC"
-            ).fetchall()
+            rows = db.execute(f"{_HISTORY_SELECT} ORDER BY id DESC").fetchall()
             return [_history_row(db, row) for row in rows]
+
+    def history_page(
+        self, *, before: int | None = None, skip: int = 0, limit: int = HISTORY_PAGE
+    ) -> HistoryPage:
+        """At most ``limit`` games of the history, newest first: those older than game
+        ``before`` (every game if None), after the first ``skip`` of them.
+
+        Each game listed is read back and replayed as in :meth:`history` (a damaged one is a
+        row that says so), so a page costs the same however many games are stored.
+        """
+        where = "" if before is None else " WHERE id < ?"
+        params = ([] if before is None else [before]) + [limit + 1, max(0, skip)]
+        with self._transaction("read the history", write=False) as db:
+            rows = db.execute(
+                f"{_HISTORY_SELECT}{where} ORDER BY id DESC LIMIT ? OFFSET ?", params
+            ).fetchall()
+            games = [_history_row(db, row) for row in rows[:limit]]
+        return HistoryPage(games, more=len(rows) > limit)
+
+    def catalogue(self) -> list[StoredEntry]:
+        """Every stored game's number, dates and status, oldest first, without reading the
+        logs (``export --all`` reads each one after)."""
+        with self._transaction("list the stored games", write=False) as db:
+            rows = db.execute(
+                "SELECT id, CAST(started_at AS BLOB), CAST(finished_at AS BLOB),"
+                " CAST(status AS BLOB) FROM games ORDER BY id"
+            ).fetchall()
+        return [
+            StoredEntry(id_, _lenient(started) or "", _lenient(finished), _lenient(status) or "")
+            for id_, started, finished, status in rows
+        ]
+
+    def import_games(self, games: list[GameToImport]) -> list[ImportedGame]:
+        """Store games read from logs, all in one transaction: all of them or, on any error,
+        none.
+
+        A game is the same as a stored one when its log is: the same header line and the
+        same action lines, as this module writes them (so the dates in the header count,
+        and a game stored twice is stored once). A finished game is stored ``over`` with its
+        result; an unfinished one ``abandoned`` (resumable from the history), or ``playing``
+        if it was in play and no game is in play here. Its number is kept where free.
+        """
+        stamp = self._stamp()
+        done: list[ImportedGame] = []
+        with self._transaction(f"import {len(games)} games", write=True) as db:
+            by_header: dict[bytes, list[int]] = {}
+            for game_id, header in db.execute("SELECT id, CAST(header AS BLOB) FROM games"):
+                by_header.setdefault(bytes(header or b""), []).append(game_id)
+            in_play = (
+                db.execute("SELECT 1 FROM games WHERE status = 'playing'").fetchone() is not None
+            )
+            for item in games:
+                setup = item.setup
+                header = dump_line(setup_to_dict(setup))
+                lines = [line.encode() for line in item.lines]
+                same = [
+                    game_id
+                    for game_id in by_header.get(header.encode(), [])
+                    if _raw_log_rows(db, game_id)[1] == lines
+                ]
+                if same:
+                    done.append(ImportedGame(same[0], new=False))
+                    continue
+                number = item.number
+                if number is not None and (
+                    number < 1
+                    or db.execute("SELECT 1 FROM games WHERE id = ?", (number,)).fetchone()
+                ):
+                    number = None  # taken here: the next free number
+                status = GameStatus.ABANDONED if item.score is None else GameStatus.OVER
+                if status is GameStatus.ABANDONED and item.playing and not in_play:
+                    status, in_play = GameStatus.PLAYING, True
+                outcome, reason, rating = item.outcome, item.end_reason, item.rating
+                cursor = db.execute(
+                    "INSERT INTO games (id, header, started_at, finished_at, players, variant,"
+                    " score, max_score, rating, outcome, end_reason, status)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        number,
+                        header,
+                        item.started_at or setup.started_at or stamp,
+                        None if status is GameStatus.PLAYING else item.finished_at,
+                        setup.players,
+                        setup.options.code(),
+                        item.score,
+                        setup.max_score,
+                        None if rating is None else rating.value,
+                        None if outcome is None else outcome.value,
+                        None if reason is None else reason.value,
+                        status.value,
+                    ),
+                )
+                game_id = cursor.lastrowid
+                assert game_id is not None
+                db.executemany(
+                    "INSERT INTO actions (game_id, seq, line) VALUES (?, ?, ?)",
+                    [(game_id, seq, line) for seq, line in enumerate(item.lines, start=1)],
+                )
+                by_header.setdefault(header.encode(), []).append(game_id)
+                done.append(ImportedGame(game_id, new=True))
+        self.checkpoint()
+        return done
 
     def reopen(self, game_id: int) -> StoredGame:
         """Take an unfinished game up again: it is ``playing``, and the game that was
@@ -641,9 +901,9 @@ class Storage:
         """Best and average score per (players, options) over the finished games,
         by player count, then by the options' :meth:`~GameOptions.code`."""
         with self._transaction("read the statistics", write=False) as db:
+            # Kept up to date by SQLite's triggers (see _SCHEMA_YEARS): a row per group.
             rows = db.execute(
-                "SELECT players, CAST(variant AS BLOB), COUNT(*), MAX(score), SUM(score)"
-                " FROM games WHERE status = 'over' GROUP BY players, variant"
+                "SELECT players, CAST(variant AS BLOB), games, best, total FROM game_stats"
             ).fetchall()
         groups: dict[tuple[int, str], tuple[GameOptions, int, int, int]] = {}
         for players, variant, count, best, total in rows:
@@ -735,6 +995,13 @@ class Storage:
 
 # -- reading stored logs -------------------------------------------------------
 
+#: The columns of a history row (see :func:`_history_row`), read as bytes where damaged
+#: bytes must not fail the whole query.
+_HISTORY_SELECT = (
+    "SELECT id, CAST(started_at AS BLOB), CAST(finished_at AS BLOB), score, max_score,"
+    " CAST(rating AS BLOB), CAST(outcome AS BLOB), CAST(end_reason AS BLOB) FROM games"
+)
+
 
 def _history_row(db: sqlite3.Connection, row: tuple[Any, ...]) -> HistoryRow:
     """One row of the history, or a row marked damaged if the game does not read back."""
@@ -744,8 +1011,8 @@ def _history_row(db: sqlite3.Connection, row: tuple[Any, ...]) -> HistoryRow:
     try:
         status = _status(db, game_id)  # a garbled status is damage, named here
         header, lines = _log_rows(db, game_id)
-        setup, actions = _parse_game(game_id, header, lines)
-        game = Game.replay(setup, actions)
+        game = _replayed(game_id, header, lines)  # replayed once, not parsed then replayed
+        setup = game.setup
         if status is not GameStatus.OVER:  # unfinished: the fireworks so far, no result
             return HistoryRow(
                 id=game_id,
@@ -930,6 +1197,12 @@ def _options_by_english_name() -> dict[str, GameOptions]:
 
 def _parse_game(game_id: int, header: str, lines: list[str]) -> tuple[GameSetup, list[Action]]:
     """Parse and replay a stored log with the engine; :class:`DamagedGameError` if it fails."""
+    game = _replayed(game_id, header, lines)
+    return game.setup, game.actions
+
+
+def _replayed(game_id: int, header: str, lines: list[str]) -> Game:
+    """The game a stored log folds into; :class:`DamagedGameError` if it does not."""
     text = "\n".join([header, *lines])
     try:
         log = parse_log(text)
@@ -950,7 +1223,7 @@ def _parse_game(game_id: int, header: str, lines: list[str]) -> tuple[GameSetup,
             raise DamagedGameError(
                 f"Stored game {game_id} does not replay: action {number}: {error}", game_id
             ) from error
-    return log.setup, log.actions
+    return game
 
 
 # -- the file ------------------------------------------------------------------
@@ -1032,14 +1305,14 @@ def _probe(path: Path) -> _Verdict:
             return _Verdict("foreign", f"{what}, tables: {listed}")
         if version > SCHEMA_VERSION:
             return _Verdict("newer", str(version))
-        if version < SCHEMA_VERSION or not tables >= _TABLES:
+        if version < 1 or not tables >= _TABLES:
             return _Verdict("corrupt", "its tables are incomplete")
         problems = [row[0] for row in probe.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             return _Verdict("corrupt", f"the integrity check found: {problems[0]}")
         for query in _SCHEMA_PROBES:  # a column renamed by damaged bytes in the schema
             probe.execute(query).fetchall()
-        return _Verdict("ours")
+        return _Verdict("ours", version=version)
     except UnicodeDecodeError:
         return _Verdict("corrupt", "its list of tables holds bytes that are not text")
     except sqlite3.DatabaseError as error:
@@ -1250,6 +1523,8 @@ def _create_schema(db: sqlite3.Connection, path: Path) -> None:
                 )
             for statement in _SCHEMA:
                 db.execute(statement)
+            for migrate in _MIGRATIONS.values():
+                migrate(db)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -1257,6 +1532,28 @@ def _create_schema(db: sqlite3.Connection, path: Path) -> None:
             raise
     except sqlite3.Error as error:
         raise StorageError(f"Could not create the games database {path}: {error}") from error
+
+
+def _upgrade_schema(db: sqlite3.Connection, path: Path) -> None:
+    """Bring a database of an older schema to :data:`SCHEMA_VERSION` in place, every step
+    in one transaction (all or nothing; another process may have done it meanwhile)."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                _MIGRATIONS[target](db)
+            if version < SCHEMA_VERSION:
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as error:
+        raise StorageError(
+            f"Could not bring the games database {path} up to date: {error}"
+        ) from error
 
 
 def _fsync_directory(directory: Path) -> None:
