@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.i18n import LANGUAGES
+from engine.errors import reason_in_words
 
 if TYPE_CHECKING:
     from companion.config import Config
     from companion.controller import Controller
-    from companion.storage import Storage
+    from companion.storage import HistoryRow, Storage
     from engine.game import Game
 
 EXIT_RULE_BROKEN = 1
@@ -36,10 +37,16 @@ def _replay_file(path: Path) -> Game | int:
     from engine.log import LogFormatError, LogRuleError, replay_log
 
     try:
+        data = Path(path).read_bytes()
+    except OSError as error:  # no line to name: the file itself
+        print(f"{path}: cannot read the file: {reason_in_words(error)}", file=sys.stderr)
+        return EXIT_INVALID_LOG
+    try:
         # utf-8-sig: a byte-order mark, as some editors save, is not part of the log
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"{path}:1: cannot read the file ({error})", file=sys.stderr)
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        print(f"{path}:{line}: bytes that are not UTF-8 text (a log is UTF-8)", file=sys.stderr)
         return EXIT_INVALID_LOG
     try:
         return replay_log(text)
@@ -91,7 +98,10 @@ def _load_config(path: Path | None) -> Config | None:
         print(f"hanabi-companion: the configuration is wrong:\n{error}", file=sys.stderr)
         return None
     except OSError as error:
-        print(f"hanabi-companion: cannot read the configuration: {error}", file=sys.stderr)
+        print(
+            f"hanabi-companion: cannot read the configuration: {reason_in_words(error)}",
+            file=sys.stderr,
+        )
         return None
 
 
@@ -104,6 +114,18 @@ def _open_storage(data_dir: Path | None) -> Storage | None:
         print(f"hanabi-companion: {error}", file=sys.stderr)
         return None
     if storage.notice:
+        print(f"hanabi-companion: {storage.notice}", file=sys.stderr)
+    return storage
+
+
+def _storage_to_read(data_dir: Path | None) -> Storage | None:
+    """The games database, opened only to read (``history``, ``export``): a read-only
+    command creates, moves and writes nothing. None: no game was ever stored there.
+    Raises :class:`~companion.storage.StorageError` (one sentence)."""
+    from companion.storage import Storage, default_data_dir
+
+    storage = Storage.open_existing(data_dir or default_data_dir())
+    if storage is not None and storage.notice:
         print(f"hanabi-companion: {storage.notice}", file=sys.stderr)
     return storage
 
@@ -271,8 +293,13 @@ def export_command(args: argparse.Namespace) -> int:
 
     if args.all is not None:
         return export_all_command(args)
-    storage = _open_storage(args.data_dir)
+    try:
+        storage = _storage_to_read(args.data_dir)
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
     if storage is None:
+        print("hanabi-companion: no game stored yet", file=sys.stderr)
         return 1
     try:
         game_id = args.game if args.game is not None else storage.latest_game_id()
@@ -305,8 +332,13 @@ def export_all_command(args: argparse.Namespace) -> int:
     from companion.backup import export_all, games
     from companion.storage import StorageError
 
-    storage = _open_storage(args.data_dir)
+    try:
+        storage = _storage_to_read(args.data_dir)  # a backup changes nothing it reads
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
     if storage is None:
+        print("hanabi-companion: no game stored yet", file=sys.stderr)
         return 1
     try:
         summary = export_all(storage, args.all)
@@ -372,9 +404,14 @@ def history_command(args: argparse.Namespace) -> int:
     """List the games: date, players, variant, score, rating (or unfinished)."""
     from companion.storage import StorageError
 
-    storage = _open_storage(args.data_dir)
-    if storage is None:
+    try:
+        storage = _storage_to_read(args.data_dir)
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
         return 1
+    if storage is None:
+        print(NO_GAME_STORED)
+        return 0
     try:
         try:
             page = storage.history_page(skip=(args.page - 1) * HISTORY_PAGE, limit=HISTORY_PAGE)
@@ -383,24 +420,24 @@ def history_command(args: argparse.Namespace) -> int:
             return 1
         rows = page.rows
         if not rows:
-            print("No finished game yet." if args.page == 1 else f"No page {args.page}.")
+            print(NO_GAME_STORED if args.page == 1 else f"No page {args.page}.")
             return 0
         print(f"{'game':>4}  {'finished':<20} {'players':<28} {'variant':<22} score  rating")
         damaged = 0
         for row in rows:
+            finished = _finished_column(row)
             if row.damaged:
                 damaged += 1
-                when = (row.finished_at or row.started_at)[:19]
-                print(f"{row.id:>4}  {when:<20} damaged: {row.damaged}")
+                print(f"{row.id:>4}  {finished:<20} damaged: {row.damaged}")
                 continue
             players = ", ".join(row.names)
             result = row.rating or row.outcome
             rating = "" if result is None else result.value
             if row.resumable:  # left unfinished: "playing" or "abandoned", resumable
-                rating = f"unfinished ({row.status.value})"
+                rating = f"resumable ({row.status.value})"
             print(
-                f"{row.id:>4}  {(row.finished_at or row.started_at)[:19]:<20} {players:<28.28} "
-                f"{row.options.variant_name():<22.22} {row.score:>2}/{row.max_score:<2}  {rating}"
+                f"{row.id:>4}  {finished:<20} {players:<28.28} "
+                f"{row.options.variant_name():<22.22} {_score_out_of(row):>5}  {rating}"
             )
         if page.more:
             print(f"Older games: hanabi-companion history --page {args.page + 1}")
@@ -425,6 +462,26 @@ def page_number(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a page number (1, 2, 3 …)")
     return int(text)
+
+
+NO_GAME_STORED = "No game stored yet."
+#: The ``finished`` column of a game not finished (in play, or left for another game).
+UNFINISHED = "unfinished"
+
+
+def _finished_column(row: HistoryRow) -> str:
+    """When the game ended (``2026-11-21T10:15:00``, UTC), or "unfinished": an abandoned game
+    keeps the time it was left in ``finished_at``, which is not an end."""
+    from companion.storage import GameStatus
+
+    if row.status is not GameStatus.OVER or not row.finished_at:
+        return UNFINISHED
+    return row.finished_at[:19]
+
+
+def _score_out_of(row: HistoryRow) -> str:
+    """The score out of the variant's most: ``21/25``, ``28/30``."""
+    return f"{row.score}/{row.max_score}"
 
 
 HARDWARE_COMMANDS = ("scanner", "enrol")

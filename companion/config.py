@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.i18n import LANGUAGE_NAMES, LANGUAGES
-from engine.errors import CompanionError
+from engine.errors import CompanionError, reason_in_words
 from engine.options import OPTION_NAMES, GameOptions
 from hardware.wiring import (
     FUSE_TOKENS,
@@ -284,7 +284,7 @@ def load_config(path: Path | None = None, *, default_path: Path = DEFAULT_CONFIG
     except UnicodeDecodeError:
         raise ConfigError([f"{path}: not a text file (not UTF-8)"]) from None
     except OSError as error:
-        raise ConfigError([f"{path}: cannot read ({error.strerror})"]) from None
+        raise ConfigError([f"{path}: cannot read it: {reason_in_words(error)}"]) from None
     return parse_config(text, source=str(path), path=path)
 
 

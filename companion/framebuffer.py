@@ -32,7 +32,7 @@ from types import TracebackType
 
 import pygame
 
-from engine.errors import CompanionError
+from engine.errors import CompanionError, reason_in_words
 
 __all__ = [
     "FramebufferError",
@@ -86,7 +86,9 @@ def _read_sysfs(directory: Path, name: str) -> str:
     try:
         return path.read_text(encoding="ascii").strip()
     except OSError as error:
-        raise FramebufferError(f"cannot read framebuffer attribute {path}: {error}") from error
+        raise FramebufferError(
+            f"cannot read framebuffer attribute {path}: {reason_in_words(error)}"
+        ) from error
 
 
 def _parse_int(text: str, what: str, path: Path) -> int:
@@ -171,7 +173,9 @@ class FramebufferWriter:
         try:
             fd = os.open(self.device, os.O_RDWR | os.O_CLOEXEC)
         except OSError as error:
-            raise FramebufferError(f"cannot open framebuffer {device}: {error}") from error
+            raise FramebufferError(
+                f"cannot open framebuffer {device}: {reason_in_words(error)}"
+            ) from error
         try:
             status = os.fstat(fd)
             if stat.S_ISREG(status.st_mode) and status.st_size < length:
@@ -182,7 +186,9 @@ class FramebufferWriter:
             try:
                 self._map = mmap.mmap(fd, length, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
             except OSError as error:
-                raise FramebufferError(f"cannot map framebuffer {device}: {error}") from error
+                raise FramebufferError(
+                    f"cannot map framebuffer {device}: {reason_in_words(error)}"
+                ) from error
         finally:
             # The mapping keeps the device open; the descriptor is not needed.
             os.close(fd)

@@ -39,6 +39,7 @@ from types import FrameType
 
 from companion.config import ConfigError, ScannerConfig, load_config, reader_labels, reader_names
 from engine.cards import Card, CardFormatError
+from engine.errors import reason_in_words
 from engine.options import GameOptions, Multicolor
 from hardware.events import CardScanned, DeviceStatus, InputEvent
 from hardware.keyboard import DeviceGrabbedError, KeyboardReader, NotAnInputDeviceError
@@ -416,7 +417,7 @@ def enrol_command(args: argparse.Namespace) -> int:
     try:
         tag_map.save(path)
     except OSError as error:
-        _say(f"error: cannot save {path}: {error}", error=True)
+        _say(f"error: cannot save {path}: {reason_in_words(error)}", error=True)
         return EXIT_ERROR
     _say(f"Saved {len(tag_map)} tags to {path}.")
     return EXIT_OK

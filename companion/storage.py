@@ -545,6 +545,56 @@ class Storage:
             storage.journal_copy = journal_copy
         return storage
 
+    @classmethod
+    def open_existing(cls, data_dir: Path) -> Storage | None:
+        """Open ``data_dir/games.db`` only to read it (``history``, ``export``): nothing is
+        created, moved aside or written, whatever is found. None if no game was ever stored
+        there (no database file, or an empty one).
+
+        Raises :class:`StorageError`, in one sentence, if ``data_dir`` is missing, or the
+        file is not a games database this version reads (it is left as it is; ``run``
+        moves it aside). :attr:`notice` says if the journal is damaged (``run`` keeps a
+        copy of it; what precedes the damage is read).
+        """
+        data_dir = Path(data_dir)
+        if not data_dir.is_dir():
+            what = "is not a folder" if data_dir.exists() else "does not exist"
+            raise StorageError(f"The data directory {data_dir} {what}: no game is stored there")
+        path = data_dir / cls.DEFAULT_NAME
+        verdict = _examine(path)
+        if verdict.kind == "new":
+            return None
+        if verdict.kind != "ours":
+            why = {"corrupt": "is damaged", "foreign": "belongs to another program"}.get(
+                verdict.kind, "was written by a newer version of the companion"
+            )
+            raise StorageError(
+                f"The games database {path} {why} ({verdict.reason}); it was left as it is"
+                " (the companion moves it aside when it next starts)"
+            )
+        wal = _side_file(path, "-wal")
+        try:
+            damage = _journal_damage(wal.read_bytes())
+        except OSError:  # none (the usual case), or unreadable: SQLite says so below
+            damage = None
+        try:
+            connection = sqlite3.connect(
+                _read_only_uri(path),
+                uri=True,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as error:
+            raise StorageError(f"Could not open the games database {path}: {error}") from error
+        notice = None
+        if damage:
+            notice = (
+                f"The journal {wal.name} is damaged ({damage}): the last actions saved may"
+                " be missing here; the companion keeps a copy of it when it next starts"
+            )
+        return cls(connection, path, notice, _utc_now)
+
     def close(self) -> None:
         """Close the database (further calls raise :class:`StorageError`). Idempotent."""
         with self._lock:
@@ -1284,9 +1334,8 @@ def _examine(path: Path) -> _Verdict:
 
 def _probe(path: Path) -> _Verdict:
     """Look inside with a read-only connection (it never checkpoints, so never writes)."""
-    uri = path.resolve().as_uri() + "?mode=ro"
     try:
-        probe = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+        probe = sqlite3.connect(_read_only_uri(path), uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as error:
         raise StorageError(f"Could not open the games database {path}: {error}") from error
     try:
@@ -1321,6 +1370,17 @@ def _probe(path: Path) -> _Verdict:
         raise StorageError(f"Could not read the games database {path}: {error}") from error
     finally:
         probe.close()
+
+
+def _read_only_uri(path: Path) -> str:
+    """The URI that reads ``path`` and writes nothing, not even a journal beside it.
+
+    Without a ``-wal`` file no connection has the database open (SQLite removes it with
+    the last one), so the file alone is the whole database: ``immutable`` reads it
+    without creating ``-wal``/``-shm``. With one, ``mode=ro`` reads the journal too.
+    """
+    uri = path.resolve().as_uri()
+    return uri + ("?mode=ro" if _side_file(path, "-wal").exists() else "?immutable=1")
 
 
 def _move_aside(path: Path, kind: str, stamp: str) -> Path:

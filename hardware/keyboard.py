@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.errors import reason_in_words
 from hardware.events import CardScanned, Emit
 from hardware.scanner import RepeatFilter, ScannerError, ThreadedReader
 from hardware.tagmap import TagMap
@@ -329,4 +330,4 @@ def _describe(device: str, error: BaseException) -> str:
         return f"{device}: device disconnected"
     if code == errno.EACCES:
         return f"{device}: permission denied (add the user to the input group)"
-    return f"{device}: {error}"
+    return f"{device}: {reason_in_words(error)}"

@@ -30,6 +30,7 @@ from typing import Self
 
 import serial
 
+from engine.errors import reason_in_words
 from hardware.events import CardScanned, DeviceStatus, Emit
 from hardware.tagmap import TagMap
 from hardware.wiring import (
@@ -393,4 +394,4 @@ def _describe(port: str, error: BaseException) -> str:
         return f"{port}: device disconnected"
     if code == errno.EACCES:
         return f"{port}: permission denied (add the user to the dialout group)"
-    return f"{port}: {error}"
+    return f"{port}: {reason_in_words(error)}"

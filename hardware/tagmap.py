@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from engine.cards import Card, CardFormatError
-from engine.errors import CompanionError
+from engine.errors import CompanionError, reason_in_words
 
 __all__ = ["MAX_TAG_LENGTH", "TagMap", "TagMapError", "card_code_of", "normalise_tag"]
 
@@ -153,7 +153,10 @@ class TagMap:
         try:
             document = json.loads(text)
         except json.JSONDecodeError as error:
-            raise TagMapError(f"{source}: not a tag map (invalid JSON: {error})") from None
+            where = f"line {error.lineno}, column {error.colno}"
+            raise TagMapError(
+                f"{source}: not a tag map (invalid JSON at {where}: {error.msg})"
+            ) from None
         if not isinstance(document, dict) or not isinstance(document.get("tags"), dict):
             raise TagMapError(
                 f'{source}: not a tag map (expected {{"version": 1, "tags": {{...}}}})'
@@ -184,7 +187,9 @@ class TagMap:
         except UnicodeDecodeError:
             raise TagMapError(f"{path}: not a tag map (not UTF-8 text)") from None
         except OSError as error:
-            raise TagMapError(f"{path}: cannot read the tag map ({error.strerror})") from None
+            raise TagMapError(
+                f"{path}: cannot read the tag map: {reason_in_words(error)}"
+            ) from None
         return cls.from_json(text, source=str(path))
 
     def save(self, path: Path) -> None:

@@ -155,10 +155,12 @@ def test_replay_goes_on_after_a_failing_file():
 
 
 def test_replay_missing_file_is_exit_2(tmp_path):
+    """Issue 20: a file that cannot be read has no line to name (no ":1:"), and the
+    reason is in words (no "[Errno 2]")."""
     missing = tmp_path / "nope.jsonl"
     run = replay(missing)
     assert run.returncode == 2 and run.stdout == ""
-    assert run.stderr.startswith(f"{missing}:1: ")
+    assert run.stderr == f"{missing}: cannot read the file: it does not exist\n"
 
 
 def test_replay_file_that_is_not_utf8_is_exit_2(tmp_path):
