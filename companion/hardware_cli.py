@@ -284,17 +284,51 @@ def _say(text: str, *, error: bool = False) -> None:
     print(text, file=stream, flush=True)
 
 
-def _missing_port(port: str) -> str | None:
-    """The sentence for a port that does not exist when the command starts, else None.
+def _not_a_reader(reader: ScannerConfig) -> str | None:
+    """The sentence for a reader whose path cannot be a reader when the command starts,
+    else None.
 
-    A port absent at the start is a typo or an adapter not plugged in: said at once. A
-    port that goes away later (a USB adapter pulled out) is waited for, as the app does.
+    A path absent at the start is a typo or a reader not plugged in; a serial port that is
+    not a terminal device (a file, a folder, ``/dev/null``) or that cannot be opened is a
+    wrong path or a missing permission: each said at once, as no wait mends them. A reader
+    that goes away later (a USB cable pulled) is waited for, as the app does (``run``
+    waits for every reader, present or not).
     """
-    if os.path.exists(port):
+    if reader.is_keyboard:  # not an input device, or grabbed: its start says so
+        if not os.path.exists(reader.device):
+            return (
+                f"error: the input device {reader.device} does not exist: check its name"
+                " (ls /dev/input/by-id/) and that the reader is plugged in"
+            )
+        if not os.access(reader.device, os.R_OK):
+            return (
+                f"error: cannot read the input device {reader.device}: permission denied"
+                " (add the user to the input group)"
+            )
         return None
+    port = reader.port
+    if not os.path.exists(port):
+        return (
+            f"error: the serial port {port} does not exist: check its name (ls /dev/serial*"
+            " /dev/tty*) and that the scanner is plugged in"
+        )
+    try:  # opened and closed at once: no read, no settings changed
+        descriptor = os.open(port, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except PermissionError:
+        return (
+            f"error: cannot open the serial port {port}: permission denied"
+            " (add the user to the dialout group)"
+        )
+    except OSError as error:
+        return f"error: cannot open the serial port {port}: {reason_in_words(error)}"
+    try:
+        if os.isatty(descriptor):
+            return None
+    finally:
+        os.close(descriptor)
     return (
-        f"error: the serial port {port} does not exist: check its name (ls /dev/serial*"
-        " /dev/tty*) and that the scanner is plugged in"
+        f"error: {port} is not a serial port (a serial reader is /dev/serial0, /dev/ttyUSB0,"
+        " /dev/ttyACM0 or /dev/serial/by-id/...)"
     )
 
 
@@ -347,10 +381,10 @@ def _readers_or_exit(args: argparse.Namespace) -> tuple[tuple[ScannerConfig, ...
     except (ScannerError, ConfigError) as error:
         _say(f"error: {error}", error=True)
         return EXIT_ERROR
-    for reader in readers:  # a serial port that does not exist at the start: a typo
-        missing = _missing_port(reader.port) if reader.protocol != "keyboard" else None
-        if missing:
-            _say(missing, error=True)
+    for reader in readers:  # a path that is no reader at the start: a typo
+        problem = _not_a_reader(reader)
+        if problem:
+            _say(problem, error=True)
             return EXIT_ERROR
     return readers, configured
 
@@ -392,13 +426,18 @@ def enrol_command(args: argparse.Namespace) -> int:
     except (ValueError, TagMapError) as error:
         _say(f"error: {error}", error=True)
         return EXIT_ERROR
-    if args.card:
-        forgotten = tag_map.forget_card(wanted[0])
-        _say(f"Re-enrolling {wanted[0].code()}: forgot {len(forgotten)} old tag(s).")
-    else:
-        _say(f"Enrolling a deck of {len(wanted)} cards into {path}. Ctrl-C aborts (nothing saved).")
+    asked_for: list[Card] = []  # the cards asked for, once the readers started
 
     def enrol_cards(reads: _Reads) -> int:
+        if args.card:
+            forgotten = tag_map.forget_card(wanted[0])
+            _say(f"Re-enrolling {wanted[0].code()}: forgot {len(forgotten)} old tag(s).")
+        else:
+            _say(
+                f"Enrolling a deck of {len(wanted)} cards into {path}."
+                " Ctrl-C aborts (nothing saved)."
+            )
+        asked_for.extend(wanted)
         stream = reads.reads()
         for number, card in enumerate(wanted, start=1):
             if not _enrol_one(stream, tag_map, card, number, len(wanted)):
@@ -407,7 +446,8 @@ def enrol_command(args: argparse.Namespace) -> int:
 
     status = _run_with_scanner(args, TagMap(), enrol_cards, readers)
     if status != EXIT_OK:
-        _say("Enrolment aborted: nothing saved.", error=True)
+        if asked_for:  # else the readers did not start: their one line said why
+            _say("Enrolment aborted: nothing saved.", error=True)
         return status
     if not args.card:
         problems = check_deck(tag_map, args.multicolor)

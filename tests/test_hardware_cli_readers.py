@@ -8,11 +8,14 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import tty
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from test_hardware_cli import Command
+from test_hardware_cli import REPO, Command
 
 from engine.cards import Card
 from hardware.scanner import rdm6300_frame
@@ -109,3 +112,74 @@ def test_no_reader_anywhere_is_a_usage_error(run, tmp_path):
     command = run("scanner", "--config", str(config), "--data-dir", str(tmp_path))
     assert command.process.wait(timeout=10) == 2
     assert "give --port or --device" in command.err()
+
+
+# -- issue 20: a path that is no reader at the start ---------------------------------------
+
+
+def finished(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command run to its end; the timeout is liveness (it used to wait forever)."""
+    return subprocess.run(
+        [sys.executable, "-m", "companion.cli", *args],
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def no_reader_path(tmp_path: Path, kind: str) -> tuple[str, str, str]:
+    """(option, path, the one line said) for a path that cannot be a reader."""
+    not_serial = (
+        "is not a serial port (a serial reader is /dev/serial0, /dev/ttyUSB0, /dev/ttyACM0"
+        " or /dev/serial/by-id/...)"
+    )
+    if kind == "missing input device":
+        path = str(tmp_path / "usb-reader-event-kbd")
+        return (
+            "--device",
+            path,
+            (
+                f"error: the input device {path} does not exist: check its name"
+                " (ls /dev/input/by-id/) and that the reader is plugged in"
+            ),
+        )
+    if kind == "file as port":
+        (tmp_path / "passwd").write_text("root:x:0:0::/root:/bin/sh\n")
+        path = str(tmp_path / "passwd")
+    elif kind == "folder as port":
+        path = str(tmp_path)
+    else:  # a character device that is no terminal
+        path = "/dev/null"
+    return "--port", path, f"error: {path} {not_serial}"
+
+
+@pytest.mark.parametrize("command_name", ["scanner", "enrol"])
+@pytest.mark.parametrize(
+    "kind", ["missing input device", "file as port", "folder as port", "/dev/null as port"]
+)
+def test_a_path_that_is_no_reader_at_the_start_is_one_line_and_exit_1(tmp_path, command_name, kind):
+    """Issue 20: `scanner --device /no/such` and `scanner --port /etc/passwd` (and `enrol`)
+    stop at once: one line, exit 1, nothing asked, no tag map written. (A reader that goes
+    away later is waited for: test_scanner_survives_unplug_and_replug.)"""
+    option, path, said = no_reader_path(tmp_path, kind)
+    data = tmp_path / "data"
+    done = finished(command_name, option, path, "--data-dir", str(data))
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", said + "\n")
+    assert not data.exists()
+
+
+def test_a_configured_reader_that_is_no_reader_at_the_start_is_one_line(tmp_path):
+    """Issue 20: the same check for the readers of the configuration, the first said."""
+    config = tmp_path / "config.toml"
+    missing = tmp_path / "event-kbd"
+    config.write_text(
+        f'[[scanner]]\nprotocol = "keyboard"\ndevice = "{missing}"\nrole = "play"\n\n'
+        '[[scanner]]\nport = "/dev/null"\nrole = "discard"\n'
+    )
+    done = finished("scanner", "--config", str(config), "--data-dir", str(tmp_path))
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and f"the input device {missing} does not exist" in (
+        done.stderr
+    )
