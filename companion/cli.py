@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from companion.i18n import LANGUAGES
 from engine.errors import reason_in_words
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 EXIT_RULE_BROKEN = 1
 EXIT_INVALID_LOG = 2
+#: A command line argparse refuses (an unknown option, a value that is not one).
+EXIT_USAGE = 2
 #: How long the service waits at boot for a KMSDRM screen still coming up: its
 #: DRM driver is loaded by udev alongside the services, late on a slow boot.
 #: Minutes, so that a late screen never costs a failed start; a missing one is
@@ -487,10 +489,19 @@ def _score_out_of(row: HistoryRow) -> str:
 HARDWARE_COMMANDS = ("scanner", "enrol")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error said in one line, exit status 2 (a wrong ``--size``:
+    ``hanabi-companion render: error: argument --size: 10000x10000 is too large: ...``);
+    the usage is one ``--help`` away."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
 def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
     """The command line. ``hardware=False`` leaves out the arguments of ``scanner`` and
     ``enrol``, whose module loads pyserial: ``replay`` starts faster without it."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="hanabi-companion",
         description="A table companion for Hanabi: rules referee, scoreboard and game journal.",
     )

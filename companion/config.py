@@ -644,6 +644,9 @@ def _check_text(what: str) -> Callable[[Any], str | None]:
 #: The smallest panel the screens can draw with their text at its floor (1/18 of the
 #: shorter side): a 240x320, either way round.
 SMALLEST_PANEL = (240, 320)
+#: The longest side a panel can have: 4096 pixels, a 4K screen (the most a Raspberry Pi
+#: drives). A larger size is a typo, and would cost memory for nothing (10000x10000 ~1 GB).
+LARGEST_PANEL_SIDE = 4096
 
 
 def panel_size_problem(width: int, height: int) -> str | None:
@@ -653,11 +656,15 @@ def panel_size_problem(width: int, height: int) -> str | None:
     (True, True)
     >>> panel_size_problem(160, 128)
     '160x128 is too small: the screens need at least 240x320 or 320x240'
+    >>> panel_size_problem(10000, 10000)
+    '10000x10000 is too large: a panel has at most 4096 pixels a side'
     """
     short, long = sorted((width, height))
-    if short < SMALLEST_PANEL[0] or long < SMALLEST_PANEL[1] or long > 10000:
-        if long > 10000:
-            return f"{width}x{height} is too large: at most 10000 pixels a side"
+    if long > LARGEST_PANEL_SIDE:
+        return (
+            f"{width}x{height} is too large: a panel has at most {LARGEST_PANEL_SIDE} pixels a side"
+        )
+    if short < SMALLEST_PANEL[0] or long < SMALLEST_PANEL[1]:
         low, high = SMALLEST_PANEL
         return (
             f"{width}x{height} is too small: the screens need at least {low}x{high} or {high}x{low}"

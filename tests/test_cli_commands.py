@@ -209,3 +209,37 @@ def test_reason_in_words_of_a_real_serial_error_has_no_ioctl_tuple():
         serial.Serial("/etc/passwd")
     assert "(25," in str(raised.value)  # what pyserial would have shown
     assert reason_in_words(raised.value) == "it is not a terminal or serial device"
+
+
+# -- render --size within what a panel can be ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("size", "said"),
+    [
+        ("10000x10000", "10000x10000 is too large: a panel has at most 4096 pixels a side"),
+        ("480x4097", "480x4097 is too large: a panel has at most 4096 pixels a side"),
+        ("200x200", "200x200 is too small: the screens need at least 240x320 or 320x240"),
+    ],
+)
+def test_render_refuses_a_size_no_panel_has_in_one_line(tmp_path, size, said):
+    """Issue 20: `render --size 10000x10000` took ~1 GB: refused in one line (exit 2, as
+    argparse's usage errors), nothing drawn; below the smallest panel too."""
+    out = tmp_path / "screen.png"
+    done = command("render", str(LOGS / "storm.jsonl"), "--size", size, "--out", str(out))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"hanabi-companion render: error: argument --size: {said}\n"
+    assert not out.exists()
+
+
+def test_the_largest_and_smallest_panels_are_sizes_and_one_pixel_more_or_less_is_not():
+    """Issue 20: the bounds are 4096 on the longer side and 240x320 either way round."""
+    import argparse
+
+    from companion.cli import parse_size
+
+    for fine in ("4096x4096", "4096x240", "240x320", "320x240"):
+        assert parse_size(fine) == tuple(int(side) for side in fine.split("x"))
+    for wrong in ("4097x320", "320x4097", "239x320", "320x239"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_size(wrong)
