@@ -7,12 +7,13 @@ and never imports pygame.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from companion.i18n import LANGUAGES
 from engine.errors import reason_in_words
@@ -32,6 +33,9 @@ EXIT_USAGE = 2
 #: Minutes, so that a late screen never costs a failed start; a missing one is
 #: then reported, and systemd tries again.
 SCREEN_WAIT_SECONDS = 300.0
+
+T = TypeVar("T")
+A = TypeVar("A")
 
 
 def _replay_file(path: Path) -> Game | int:
@@ -505,6 +509,7 @@ def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
         prog="hanabi-companion",
         description="A table companion for Hanabi: rules referee, scoreboard and game journal.",
     )
+    parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def data_dir_option(command: argparse.ArgumentParser) -> None:
@@ -590,17 +595,79 @@ def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     first = arguments[0] if arguments else None
-    wants_help = first in ("-h", "--help")
+    wants_help = first in ("-h", "--help", "--version")
     if first is None or (first.startswith("-") and not wants_help):
         arguments = ["run", *arguments]  # plain `hanabi-companion [options]` runs the companion
         first = "run"
     parser = build_parser(hardware=wants_help or first in HARDWARE_COMMANDS)
-    args = parser.parse_args(arguments)
+    args = until_the_reader_goes(parser.parse_args, arguments)  # --help | head -1
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
         return 2
-    return handler(args)
+    if handler is run_command:  # prints only diagnostics: a broken pipe there is a bug
+        return handler(args)
+    return until_the_reader_goes(handler, args)
+
+
+def until_the_reader_goes(command: Callable[[A], T], argument: A) -> T:
+    """``command(argument)``, stopped as Unix tools stop when the reader of their output
+    goes away (``hanabi-companion history | head``): no traceback, no message; the
+    process dies of SIGPIPE, as ``cat`` or ``seq`` do (the shell's status 141; see
+    docs/decisions.md). Python itself ignores SIGPIPE and raises BrokenPipeError."""
+    try:
+        result = command(argument)
+        sys.stdout.flush()  # a pipe closed under the last lines breaks here, not at exit
+        return result
+    except BrokenPipeError:
+        _die_of_sigpipe()
+
+
+def _die_of_sigpipe() -> NoReturn:
+    import signal
+
+    # Whatever is still buffered goes nowhere: Python's last flush meets no broken pipe.
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            os.dup2(nowhere, stream.fileno())
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGPIPE)
+    raise SystemExit(128 + signal.SIGPIPE)  # where SIGPIPE cannot kill: the shell's status
+
+
+def installed_version() -> str:
+    """The version of the installed package (its metadata), e.g. ``0.1.0``."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hanabi-companion")
+    except PackageNotFoundError:
+        return "unknown (the package is not installed: pip install -e .)"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the installed package's version, looked up only when asked (the
+    metadata costs ~35 ms that ``replay`` does not pay)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **_: object) -> None:
+        super().__init__(
+            option_strings,
+            dest=argparse.SUPPRESS,
+            default=argparse.SUPPRESS,
+            nargs=0,
+            help="print the version of hanabi-companion and exit",
+        )
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        print(f"hanabi-companion {installed_version()}")
+        parser.exit()
 
 
 if __name__ == "__main__":

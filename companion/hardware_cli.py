@@ -509,9 +509,10 @@ def main(argv: list[str] | None = None) -> int:
     add_scanner_arguments(commands.add_parser("scanner", help="print scanner reads"))
     add_enrol_arguments(commands.add_parser("enrol", help="enrol a deck of RFID cards"))
     args = parser.parse_args(argv)
-    if args.command == "scanner":
-        return scanner_command(args)
-    return enrol_command(args)
+    from companion.cli import until_the_reader_goes  # `scanner | head -3`, as the main CLI
+
+    command = scanner_command if args.command == "scanner" else enrol_command
+    return until_the_reader_goes(command, args)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ Real processes (exit codes, pipes), real SQLite files, real files and devices.
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -243,3 +245,67 @@ def test_the_largest_and_smallest_panels_are_sizes_and_one_pixel_more_or_less_is
     for wrong in ("4097x320", "320x4097", "239x320", "320x239"):
         with pytest.raises(argparse.ArgumentTypeError):
             parse_size(wrong)
+
+
+# -- a reader that goes away: `history | head` ---------------------------------------------
+
+
+def with_the_reader_gone(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command writing into a real pipe whose reading end is closed before it starts
+    (``| head`` that already stopped reading): every write meets a broken pipe."""
+    reading, writing = os.pipe()
+    os.close(reading)
+    try:
+        return subprocess.run(
+            [*COMMAND, *args],
+            stdout=writing,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+    finally:
+        os.close(writing)
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory) -> Path:
+    data_dir = tmp_path_factory.mktemp("games")
+    finished_games_database(data_dir, 3, seed=7)
+    return data_dir
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["history", "--data-dir", "GAMES"],
+        ["export", "--data-dir", "GAMES"],
+        ["replay", str(LOGS / "storm.jsonl"), str(LOGS / "final_round.jsonl")],
+        ["--version"],
+    ],
+    ids=["history", "export", "replay", "version"],
+)
+def test_a_command_whose_reader_went_away_stops_as_unix_tools_do(games, args):
+    """Issue 20: `hanabi-companion history | head` ended in a BrokenPipeError traceback.
+    Now, as `cat` or `seq`: no word on stderr, killed by SIGPIPE (the shell's 141)."""
+    done = with_the_reader_gone(*(str(games) if arg == "GAMES" else arg for arg in args))
+    assert done.stderr == ""
+    assert done.returncode == -signal.SIGPIPE
+
+
+def test_history_into_a_pipe_read_to_its_end_is_unchanged(games):
+    """Issue 20: with a reader that stays, the same command prints everything, exit 0."""
+    done = command("history", "--data-dir", str(games))
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 4
+
+
+# -- --version ------------------------------------------------------------------------------
+
+
+def test_version_is_the_installed_package_s():
+    """Issue 20: `--version` says the version of the installed package's metadata."""
+    from importlib.metadata import version
+
+    done = command("--version")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == f"hanabi-companion {version('hanabi-companion')}\n"

@@ -183,3 +183,37 @@ def test_a_configured_reader_that_is_no_reader_at_the_start_is_one_line(tmp_path
     assert done.stderr.count("\n") == 1 and f"the input device {missing} does not exist" in (
         done.stderr
     )
+
+
+@pytest.mark.parametrize("command_name", ["scanner", "enrol"])
+def test_scanner_and_enrol_stop_as_unix_tools_do_when_their_reader_goes_away(
+    ptys, tmp_path, command_name
+):
+    """Issue 20: `scanner | head -3`: the read after the reader went away ends the
+    command as SIGPIPE ends `cat`: no traceback, the shell's status 141; enrol saves
+    nothing."""
+    (master, port), _ = ptys
+    reading, writing = os.pipe()
+    os.close(reading)  # the reader of stdout is gone before the first line
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", command_name, "--port", port],
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        stdout=writing,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path)},
+    )
+    os.close(writing)
+    try:
+        assert process.stderr is not None
+        if command_name == "scanner":  # enrol's first line, "Enrolling...", meets the pipe
+            assert process.stderr.readline() == "scanner connected\n"
+            os.write(master, rdm6300_frame("0100000003"))  # printed: a broken pipe
+        assert process.wait(timeout=60) == -signal.SIGPIPE
+        assert "Traceback" not in process.stderr.read()
+    finally:
+        process.kill()
+        process.wait()
+        process.stderr.close()
+    assert list(tmp_path.iterdir()) == []  # no tag map
