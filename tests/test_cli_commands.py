@@ -309,3 +309,62 @@ def test_version_is_the_installed_package_s():
     done = command("--version")
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout == f"hanabi-companion {version('hanabi-companion')}\n"
+
+
+# -- the README's tables ----------------------------------------------------------------
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def table_after(heading: str) -> list[list[str]]:
+    """The cells of the first Markdown table after ``heading`` (``\\|`` kept as ``|``)."""
+    text = README[README.index(heading) :]
+    rows = []
+    for line in text.splitlines()[1:]:
+        if line.startswith("|"):
+            cells = line.replace("\\|", "\0").strip("|").split("|")
+            rows.append([cell.replace("\0", "|").strip() for cell in cells])
+        elif rows:
+            break
+    return rows[2:]  # after the header and its rule
+
+
+def test_the_readme_commands_table_lists_every_option_of_every_command():
+    """Issue 20: `run --display`, `--gpio`… were missing: each option of each command
+    (the argparse definitions), and each of its choices, is in the command's row."""
+    import argparse
+
+    from companion.cli import build_parser
+
+    rows = {cells[0].split()[1].strip("[]`"): cells[0] for cells in table_after("## Commands")}
+    parser = build_parser(hardware=True)
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(rows) >= set(commands.choices)
+    for name, command_parser in commands.choices.items():
+        for action in command_parser._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            words = action.option_strings or [action.metavar or action.dest]
+            assert any(word in rows[name] for word in words), (name, words)
+            usable = [c for c in action.choices or () if (name, c) != ("scanner", "keyboard")]
+            for choice in usable if action.option_strings != ["--protocol"] else ("line",):
+                assert str(choice) in rows[name], (name, action.option_strings, choice)
+    assert "--version" in README[README.index("## Commands") :].split("\n\n")[1]
+
+
+def test_the_readme_keys_table_lists_every_key():
+    """Issue 20: `u` undoes, and no key of companion/keys.py is left out of the table."""
+    from companion.keys import COLOR_LETTERS, COMMON, GAME, TEXT_EDITING
+
+    keys_column = " ".join(cells[0] for cells in table_after("### Keys"))
+    spelled = keys_column.lower()
+    letters = {
+        part for quoted in keys_column.split("`")[1::2] for part in quoted.replace("/", " ").split()
+    }
+    names = set(COMMON) | set(GAME) | set(TEXT_EDITING) | set(COLOR_LETTERS) | {"a"}
+    for name in names:
+        if len(name) == 1:
+            assert name in letters, name
+        else:
+            assert name in spelled, name
+    assert "1`–`5" in keys_column
