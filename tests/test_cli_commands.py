@@ -331,12 +331,15 @@ def table_after(heading: str) -> list[list[str]]:
 
 def test_the_readme_commands_table_lists_every_option_of_every_command():
     """Issue 20: `run --display`, `--gpio`… were missing: each option of each command
-    (the argparse definitions), and each of its choices, is in the command's row."""
+    (the argparse definitions), and each of its choices, is in the command's row (its
+    usage, or what it does)."""
     import argparse
 
     from companion.cli import build_parser
 
-    rows = {cells[0].split()[1].strip("[]`"): cells[0] for cells in table_after("## Commands")}
+    rows = {
+        cells[0].split()[1].strip("[]`"): " ".join(cells) for cells in table_after("## Commands")
+    }
     parser = build_parser(hardware=True)
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(rows) >= set(commands.choices)
