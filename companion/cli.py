@@ -34,8 +34,8 @@ EXIT_USAGE = 2
 #: then reported, and systemd tries again.
 SCREEN_WAIT_SECONDS = 300.0
 
-T = TypeVar("T")
-A = TypeVar("A")
+Argument = TypeVar("Argument")
+Result = TypeVar("Result")
 
 
 def _replay_file(path: Path) -> Game | int:
@@ -610,7 +610,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return until_the_reader_goes(handler, args)
 
 
-def until_the_reader_goes(command: Callable[[A], T], argument: A) -> T:
+def until_the_reader_goes(command: Callable[[Argument], Result], argument: Argument) -> Result:
     """``command(argument)``, stopped as Unix tools stop when the reader of their output
     goes away (``hanabi-companion history | head``): no traceback, no message; the
     process dies of SIGPIPE, as ``cat`` or ``seq`` do (the shell's status 141; see
@@ -624,6 +624,7 @@ def until_the_reader_goes(command: Callable[[A], T], argument: A) -> T:
 
 
 def _die_of_sigpipe() -> NoReturn:
+    """End the process as SIGPIPE ends a Unix tool whose reader went away."""
     import signal
 
     # Whatever is still buffered goes nowhere: Python's last flush meets no broken pipe.

@@ -565,11 +565,16 @@ class Storage:
         if verdict.kind == "new":
             return None
         if verdict.kind != "ours":
-            why = {"corrupt": "is damaged", "foreign": "belongs to another program"}.get(
-                verdict.kind, "was written by a newer version of the companion"
+            why = {
+                "corrupt": f"is damaged ({verdict.reason})",
+                "foreign": f"belongs to another program ({verdict.reason})",
+            }.get(
+                verdict.kind,
+                f"was written by a newer companion (schema {verdict.reason},"
+                f" this one reads {SCHEMA_VERSION})",
             )
             raise StorageError(
-                f"The games database {path} {why} ({verdict.reason}); it was left as it is"
+                f"The games database {path} {why}; it was left as it is"
                 " (the companion moves it aside when it next starts)"
             )
         wal = _side_file(path, "-wal")

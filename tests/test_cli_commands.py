@@ -87,13 +87,20 @@ def test_a_read_only_command_on_an_empty_data_dir_creates_no_database(
     [
         (b"a shopping list, not a database " * 8, "is damaged (it is not a database file)"),
         (None, "belongs to another program"),
+        ("newer", "was written by a newer companion (schema 9, this one reads 1)"),
     ],
 )
 def test_history_on_a_damaged_database_leaves_it_where_it_is(tmp_path, content, said):
-    """Issue 20: `history` on a damaged (or foreign) database does not move it aside:
+    """Issue 20: `history` on a damaged (or foreign, or newer) database does not move it aside:
     one sentence, exit 1, the folder byte for byte as it was."""
     path = tmp_path / "games.db"
-    if content is None:  # another program's SQLite file
+    if content == "newer":  # a games database of a later version of the companion
+        finished_games_database(tmp_path, 1, seed=1)
+        newer = sqlite3.connect(path)
+        newer.execute("PRAGMA user_version = 9")
+        newer.commit()
+        newer.close()
+    elif content is None:  # another program's SQLite file
         other = sqlite3.connect(path)
         other.execute("CREATE TABLE photos (name TEXT)")
         other.commit()
