@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from faults import finished_games_database
 
-from companion.storage import Storage
+from companion.storage import SCHEMA_VERSION, Storage
 from engine import GameSetup, Hint
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,17 +44,18 @@ def assert_in_words(text: str) -> None:
 # -- read-only commands create, move and write nothing ---------------------------------
 
 
-@pytest.mark.parametrize("name", ["history", "export"])
+@pytest.mark.parametrize("name", ["history", "export", "export --all"])
 def test_a_read_only_command_on_a_missing_data_dir_creates_nothing_and_says_so(tmp_path, name):
     """Issue 20: `history`/`export --data-dir /typo` create no folder and no database;
     one sentence says the folder is missing; exit 1."""
     typo = tmp_path / "typo" / "deeper"
-    done = command(name, "--data-dir", str(typo))
+    backup = ["--all", str(tmp_path / "backup")] if name == "export --all" else []
+    done = command(name.split()[0], *backup, "--data-dir", str(typo))
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == (
         f"hanabi-companion: The data directory {typo} does not exist: no game is stored there\n"
     )
-    assert not (tmp_path / "typo").exists()
+    assert not (tmp_path / "typo").exists() and not (tmp_path / "backup").exists()
 
 
 def test_history_on_a_data_dir_that_is_a_file_says_so(tmp_path):
@@ -87,7 +88,7 @@ def test_a_read_only_command_on_an_empty_data_dir_creates_no_database(
     [
         (b"a shopping list, not a database " * 8, "is damaged (it is not a database file)"),
         (None, "belongs to another program"),
-        ("newer", "was written by a newer companion (schema 9, this one reads 1)"),
+        ("newer", f"was written by a newer companion (schema 9, this one reads {SCHEMA_VERSION})"),
     ],
 )
 def test_history_on_a_damaged_database_leaves_it_where_it_is(tmp_path, content, said):
@@ -118,12 +119,14 @@ def test_history_on_a_damaged_database_leaves_it_where_it_is(tmp_path, content, 
 
 def test_history_and_export_change_no_byte_of_the_data_dir(tmp_path):
     """Issue 20: read-only commands never change the data directory: no -wal or -shm
-    file left beside the database, no checkpoint, the same bytes."""
+    file left beside the database, no checkpoint, the same bytes (a backup neither)."""
     finished_games_database(tmp_path, 2, seed=5)
     before = listing(tmp_path)
     assert list(before) == ["games.db"]
     assert command("history", "--data-dir", str(tmp_path)).returncode == 0
     assert command("export", "--data-dir", str(tmp_path), "--game", "1").returncode == 0
+    backup = tmp_path.parent / f"{tmp_path.name}-backup"
+    assert command("export", "--all", str(backup), "--data-dir", str(tmp_path)).returncode == 0
     assert listing(tmp_path) == before
 
 
@@ -344,9 +347,10 @@ def test_the_readme_commands_table_lists_every_option_of_every_command():
 
     from companion.cli import build_parser
 
-    rows = {
-        cells[0].split()[1].strip("[]`"): " ".join(cells) for cells in table_after("## Commands")
-    }
+    rows: dict[str, str] = {}  # a command's rows together (`export`, `export --all`)
+    for cells in table_after("## Commands"):
+        name = cells[0].split()[1].strip("[]`")
+        rows[name] = rows.get(name, "") + " ".join(cells)
     parser = build_parser(hardware=True)
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(rows) >= set(commands.choices)
