@@ -1,0 +1,197 @@
+// The table for phones: follows the companion's snapshots (Server-Sent Events) and draws
+// them. Read-only: nothing here changes the game. Every word comes from the snapshot.
+"use strict";
+
+const SEAT_KEY = "hanabi-seat";
+let snapshot = null;
+let view = "table";
+let source = null;
+let retry = null;
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function symbol(letter) {
+  return el("span", "sym sym-" + letter);
+}
+
+function chosenSeat() {
+  const stored = localStorage.getItem(SEAT_KEY);
+  if (stored === null || !snapshot) return null;
+  const seat = Number(stored);
+  return Number.isInteger(seat) && seat >= 0 && seat < snapshot.seats.length ? seat : null;
+}
+
+function slotNode(slot) {
+  const node = el("div", "slot" + (slot.color ? " " + slot.color : "") + (slot.touched ? " touched" : ""));
+  node.dataset.slot = slot.number;
+  node.appendChild(el("span", "num", String(slot.number)));
+  if (slot.color) {
+    node.appendChild(symbol(slot.color));
+  } else if (slot.not_colors.length) {
+    const no = el("div", "nocolors");
+    for (const letter of slot.not_colors) no.appendChild(symbol(letter));
+    node.appendChild(no);
+  } else {
+    node.appendChild(el("div", "nocolors", "\u00a0"));
+  }
+  if (slot.rank) node.appendChild(el("div", "rank", String(slot.rank)));
+  else node.appendChild(el("div", "not", slot.not_ranks.join("") || "\u00a0"));
+  return node;
+}
+
+function handNode(seat, big) {
+  const hand = el("div", "hand" + (big ? " big" : ""));
+  for (const slot of seat.hand) hand.appendChild(slotNode(slot));
+  return hand;
+}
+
+function drawTable(s) {
+  const L = s.labels;
+  $("hints-label").textContent = L.hints;
+  $("fuses-label").textContent = L.fuses;
+  $("deck-label").textContent = L.deck;
+  $("hints").textContent = s.hints + "/8";
+  $("fuses").textContent = s.fuses + "/" + s.max_fuses;
+  $("deck").textContent = String(s.deck);
+  const fireworks = $("fireworks");
+  fireworks.replaceChildren();
+  for (const suit of s.suits) {
+    const card = el("div", "card " + suit.letter + (suit.top ? "" : " empty") + (suit.dead ? " dead" : ""));
+    card.title = suit.name;
+    card.dataset.suit = suit.letter;
+    card.appendChild(symbol(suit.letter));
+    card.appendChild(el("span", "rank", suit.top ? String(suit.top) : "–"));
+    fireworks.appendChild(card);
+  }
+  $("score").textContent = s.score_line;
+  $("final-round").hidden = !s.final_round;
+  $("result").hidden = !s.over;
+  $("result-title").textContent = s.result_title;
+  $("result-sentence").textContent = s.result_sentence;
+  $("recent-title").textContent = L.recent;
+  const recent = $("recent");
+  recent.replaceChildren(...s.recent.map((line) => el("li", "", line)));
+  $("discards-title").textContent = s.discards_title;
+  const discards = $("discards");
+  discards.replaceChildren();
+  if (!s.discards.length) discards.appendChild(el("p", "empty-note", L.no_discards));
+  for (const [letter, cards] of s.discards) {
+    const row = el("div", "suit");
+    for (const card of cards) {
+      const chip = el("div", "chip " + letter, String(card.rank));
+      if (card.mark) chip.appendChild(el("span", "mark" + (card.mark === "!" ? " critical" : ""), card.mark));
+      row.appendChild(chip);
+    }
+    discards.appendChild(row);
+  }
+}
+
+function drawMine(s) {
+  const L = s.labels;
+  const seat = chosenSeat();
+  $("seat-picker").hidden = seat !== null;
+  $("my-hand").hidden = seat === null;
+  if (seat === null) {
+    $("pick-title").textContent = L.pick_seat;
+    const buttons = $("seat-buttons");
+    buttons.replaceChildren();
+    s.seats.forEach((each, index) => {
+      const button = el("button", "", each.name);
+      button.type = "button";
+      button.addEventListener("click", () => { localStorage.setItem(SEAT_KEY, String(index)); draw(); });
+      buttons.appendChild(button);
+    });
+    return;
+  }
+  const mine = s.seats[seat];
+  $("my-name").textContent = mine.name;
+  const slots = $("my-slots");
+  slots.replaceChildren();
+  if (s.hand_memory) slots.appendChild(handNode(mine, true));
+  else slots.appendChild(el("p", "empty-note", L.no_hand_memory));
+  $("change-seat").textContent = L.change_seat;
+}
+
+function drawHands(s) {
+  const all = $("all-hands");
+  all.replaceChildren();
+  if (!s.hand_memory) { all.appendChild(el("p", "empty-note", s.labels.no_hand_memory)); return; }
+  for (const seat of s.seats) {
+    const row = el("div", "seat" + (seat.current ? " current" : ""));
+    row.appendChild(el("p", "name", seat.name));
+    row.appendChild(handNode(seat, false));
+    all.appendChild(row);
+  }
+}
+
+function draw() {
+  const s = snapshot;
+  if (!s) return;
+  document.documentElement.lang = s.language;
+  const L = s.labels;
+  const labels = { table: L.table, mine: L.my_hand, hands: L.everyone };
+  for (const button of $("tabs").children) {
+    button.textContent = labels[button.dataset.view];
+    button.setAttribute("aria-pressed", String(button.dataset.view === view));
+  }
+  $("offline").textContent = L.offline;
+  $("no-game").hidden = s.playing;
+  $("no-game").textContent = L.no_game;
+  $("turn").textContent = s.playing ? (s.over ? s.result_title : s.turn) : "Hanabi";
+  for (const name of ["table", "mine", "hands"]) $("view-" + name).hidden = !s.playing || name !== view;
+  if (!s.playing) return;
+  document.body.dataset.actions = String(s.actions);
+  if (view === "table") drawTable(s);
+  else if (view === "mine") drawMine(s);
+  else drawHands(s);
+}
+
+function showOffline(on) {
+  $("offline").hidden = !on;
+}
+
+async function explainClosed() {
+  // The stream was refused (a new table code?): say the server's own sentence.
+  try {
+    const answer = await fetch("/snapshot.json" + location.search, { cache: "no-store" });
+    if (answer.status === 403) {
+      $("turn").textContent = (await answer.text()).trim();
+      document.body.dataset.refused = "true";
+    }
+  } catch (error) { /* the companion is away: keep trying */ }
+}
+
+function connect() {
+  if (source) source.close();
+  source = new EventSource("/events" + location.search);
+  source.addEventListener("table", (event) => {
+    snapshot = JSON.parse(event.data);
+    document.body.dataset.eventId = event.lastEventId;
+    showOffline(false);
+    draw();
+  });
+  source.addEventListener("open", () => showOffline(false));
+  source.addEventListener("error", () => {
+    showOffline(true);
+    if (source.readyState === EventSource.CLOSED) {
+      explainClosed();
+      clearTimeout(retry);
+      retry = setTimeout(connect, 3000);
+    }
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const button of $("tabs").children) {
+    button.addEventListener("click", () => { view = button.dataset.view; draw(); window.scrollTo(0, 0); });
+  }
+  $("change-seat").addEventListener("click", () => { localStorage.removeItem(SEAT_KEY); draw(); });
+  connect();
+});
