@@ -23,6 +23,7 @@ import gzip
 import hmac
 import logging
 import mimetypes
+import os
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -122,6 +123,8 @@ class WebServer:
         self._changed: asyncio.Event | None = None
         self._encoded: tuple[int, bytes] = (-1, b"")
         self.streams = 0
+        #: The port listened on (the one asked, or the one the system gave for port 0).
+        self.bound_port: int | None = None
         #: Set once the server listens, or gave up (then :attr:`failure` says why).
         self.ready = threading.Event()
         self.failure: str | None = None
@@ -199,6 +202,8 @@ class WebServer:
                 where = f"{self.bind or 'every address'}, port {self.port}"
                 self._fail(f"cannot serve the page for phones on {where}: {_reason(error)}")
                 return
+            addresses = runner.addresses
+            self.bound_port = int(addresses[0][1]) if addresses else self.port
             self.board.listen(self._wake_threadsafe)
             self.ready.set()
             await self._stopped.wait()
@@ -293,6 +298,7 @@ class WebServer:
             response.set_cookie(
                 COOKIE, code, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Strict"
             )
+        response.force_close()  # a stream that ends (a new code) ends its connection
         self.streams += 1
         try:
             await response.prepare(request)
@@ -321,6 +327,7 @@ class WebServer:
 
 def _reason(error: BaseException) -> str:
     """An error in words, without Python's internals ("[Errno 98]")."""
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror.lower() if error.strerror[:1].isupper() else error.strerror
+    if isinstance(error, OSError) and error.errno:
+        words = os.strerror(error.errno)  # asyncio's strerror also names the socket
+        return words[:1].lower() + words[1:]
     return type(error).__name__

@@ -3,8 +3,11 @@
 "use strict";
 
 const SEAT_KEY = "hanabi-seat";
+const VIEW_KEY = "hanabi-view";
+const VIEWS = ["table", "mine", "hands"];
 let snapshot = null;
-let view = "table";
+// the tab the phone was on (a phone that wakes up or reloads stays on "My hand")
+let view = VIEWS.includes(localStorage.getItem(VIEW_KEY)) ? localStorage.getItem(VIEW_KEY) : "table";
 let source = null;
 let retry = null;
 
@@ -42,7 +45,8 @@ function slotNode(slot) {
     node.appendChild(el("div", "nocolors", "\u00a0"));
   }
   if (slot.rank) node.appendChild(el("div", "rank", String(slot.rank)));
-  else node.appendChild(el("div", "not", slot.not_ranks.join("") || "\u00a0"));
+  else if (slot.not_ranks.length) node.appendChild(el("div", "not", slot.not_ranks.join("")));
+  else node.appendChild(el("div", "rank", "\u00a0"));
   return node;
 }
 
@@ -71,9 +75,7 @@ function drawTable(s) {
     fireworks.appendChild(card);
   }
   $("score").textContent = s.score_line;
-  $("final-round").hidden = !s.final_round;
   $("result").hidden = !s.over;
-  $("result-title").textContent = s.result_title;
   $("result-sentence").textContent = s.result_sentence;
   $("recent-title").textContent = L.recent;
   const recent = $("recent");
@@ -145,7 +147,7 @@ function draw() {
   $("no-game").hidden = s.playing;
   $("no-game").textContent = L.no_game;
   $("turn").textContent = s.playing ? (s.over ? s.result_title : s.turn) : "Hanabi";
-  for (const name of ["table", "mine", "hands"]) $("view-" + name).hidden = !s.playing || name !== view;
+  for (const name of VIEWS) $("view-" + name).hidden = !s.playing || name !== view;
   if (!s.playing) return;
   document.body.dataset.actions = String(s.actions);
   if (view === "table") drawTable(s);
@@ -190,7 +192,12 @@ function connect() {
 
 document.addEventListener("DOMContentLoaded", () => {
   for (const button of $("tabs").children) {
-    button.addEventListener("click", () => { view = button.dataset.view; draw(); window.scrollTo(0, 0); });
+    button.addEventListener("click", () => {
+      view = button.dataset.view;
+      localStorage.setItem(VIEW_KEY, view);
+      draw();
+      window.scrollTo(0, 0);
+    });
   }
   $("change-seat").addEventListener("click", () => { localStorage.removeItem(SEAT_KEY); draw(); });
   connect();
