@@ -82,8 +82,10 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     lines = url_lines(url)
     line_h = kit.line_height(kit.floor)
     matrix = qr_matrix(url)
-    if w > h:  # landscape: the code at the left, the words at the right
-        side = min(bottom - top, w // 2)
+    if w > h:  # landscape: the code at the left, the words at the right, the URL whole
+        widest = max(kit.width_of(line, kit.floor) for line in lines)
+        words_w = max(widest, int(inner_w * 0.4))
+        side = min(bottom - top, inner_w - words_w - pad)
         qr_area = pygame.Rect(pad, top, side, side)
         words = pygame.Rect(qr_area.right + pad, top, w - qr_area.right - 2 * pad, bottom - top)
     else:  # portrait: the code above the words
