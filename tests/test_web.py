@@ -14,6 +14,8 @@ import socket
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.app import App, resume
 from companion.controller import Controller, Screen, SetupDraft
@@ -387,3 +389,39 @@ def test_serving_waits_for_the_first_frame_and_does_not_import_aiohttp_before(tm
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def _answer_status(port: int, data: bytes) -> int | None:
+    """Send raw bytes; the status of the answer (None: closed or silent, as a broken
+    request may be)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=2) as sock:
+        try:
+            sock.sendall(data)
+            answer = sock.recv(65536)
+        except OSError:
+            return None
+    if not answer.startswith(b"HTTP/1."):
+        return None
+    return int(answer.split(b" ", 2)[1])
+
+
+REQUEST_PARTS = st.sampled_from(
+    [b"GET ", b"POST ", b"/", b"/static/", b"../", b"%2e%2e/", b"?code=", CODE.encode(), b"%00",
+     b" HTTP/1.1", b"\r\n", b"Host: x", b"Cookie: table=", b"Last-Event-ID: ", b":", b"\xff",
+     b"events", b"snapshot.json", b"app.js", b"Content-Length: 5", b"\r\n\r\n"]
+)  # fmt: skip
+
+
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.one_of(st.binary(max_size=300), st.lists(REQUEST_PARTS, max_size=14).map(b"".join)))
+def test_malformed_requests_never_break_the_server(served, data):
+    """Fuzz (a small one; benchmarks/web_fuzz.py sends thousands): any bytes get a refusal
+    or a page, never a server error, never a file outside the page's folder, and the next
+    valid request is served."""
+    assert served.bound_port is not None
+    status = _answer_status(served.bound_port, data)
+    assert status is None or status < 500, (data, status)
+    status, _, body = get(served, f"/?code={CODE}")
+    assert status == 200 and b"<!doctype html>" in body

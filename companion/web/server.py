@@ -55,6 +55,9 @@ MAX_STREAMS = 32
 WRITE_TIMEOUT = 10.0
 #: A comment line this often keeps proxies and phones from closing a quiet stream.
 KEEPALIVE_SECONDS = 25.0
+#: How often a quiet stream looks whether its phone is still there (a phone gone
+#: without a word frees its place within this many seconds).
+CHECK_SECONDS = 5.0
 #: An idle keep-alive connection is closed after this long.
 IDLE_SECONDS = 30.0
 
@@ -68,6 +71,30 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+
+
+class _OneLine(logging.Filter):
+    """aiohttp's request errors: a malformed request (the client's doing) says nothing; a
+    failure of ours is one line in the companion's log, never a traceback. A phone on
+    the Wi-Fi can thus not fill the journal."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from aiohttp.http_exceptions import HttpProcessingError
+
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError | ConnectionError | TimeoutError):
+            return False
+        if error is not None:
+            log.warning("web: a request failed: %s", _reason(error))
+        else:
+            log.warning("web: %s", record.getMessage())
+        return False
+
+
+#: Where aiohttp's server says what went wrong with a request (see :class:`_OneLine`).
+REQUEST_LOG = logging.getLogger("hanabi-companion.web.requests")
+REQUEST_LOG.addFilter(_OneLine())
+REQUEST_LOG.propagate = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +212,10 @@ class WebServer:
         runner = web.AppRunner(
             self._application(),
             access_log=None,
+            logger=REQUEST_LOG,
             handle_signals=False,
+            # a phone that closes its page ends its stream at once (its place is free)
+            handler_cancellation=True,
             keepalive_timeout=IDLE_SECONDS,
             max_line_size=MAX_LINE,
             max_field_size=MAX_FIELD,
@@ -232,7 +262,8 @@ class WebServer:
     ) -> web.StreamResponse:
         """The table code on every request; the security headers on every answer."""
         given = request.query.get("code") or request.cookies.get(COOKIE) or ""
-        if not hmac.compare_digest(given.encode(), self.code.encode()):
+        # "replace": a query or cookie may hold anything, lone surrogates included
+        if not hmac.compare_digest(given.encode("utf-8", "replace"), self.code.encode()):
             _, snapshot = self.board.latest()
             sentence = i18n.tr(snapshot.language, "web_code_needed")
             response: web.StreamResponse = web.Response(
@@ -305,6 +336,8 @@ class WebServer:
             # Whatever Last-Event-ID says, the first event is the table now: each event is
             # the whole table, so this is exactly where the phone resumes.
             sent = -1
+            loop = asyncio.get_running_loop()
+            written = loop.time()
             while self.code == code:
                 changed = self._changed
                 assert changed is not None
@@ -312,12 +345,17 @@ class WebServer:
                 if revision != sent:
                     message = b"id: %d\nevent: table\ndata: %s\n\n" % (actions, body)
                     await asyncio.wait_for(response.write(message), WRITE_TIMEOUT)
-                    sent = revision
+                    sent, written = revision, loop.time()
                     continue
                 try:
-                    await asyncio.wait_for(changed.wait(), KEEPALIVE_SECONDS)
+                    await asyncio.wait_for(changed.wait(), CHECK_SECONDS)
                 except TimeoutError:
-                    await asyncio.wait_for(response.write(b": keep-alive\n\n"), WRITE_TIMEOUT)
+                    transport = request.transport
+                    if transport is None or transport.is_closing():
+                        break  # the phone is gone
+                    if loop.time() - written >= KEEPALIVE_SECONDS:
+                        await asyncio.wait_for(response.write(b": keep-alive\n\n"), WRITE_TIMEOUT)
+                        written = loop.time()
         except (TimeoutError, ConnectionError):
             pass  # a phone gone or too slow: it reconnects and gets the table then
         finally:

@@ -16,12 +16,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from companion import i18n
 from companion.controller import Controller
 from engine.cards import Color
-from engine.game import Game
+from engine.game import Event, Game
 from engine.memory import SlotKnowledge
 
 #: How many of the last actions the page lists, newest first.
@@ -124,6 +125,7 @@ class Snapshot:
         return data
 
 
+@lru_cache(maxsize=8)
 def labels(lang: str) -> tuple[tuple[str, str], ...]:
     """The page's labels in ``lang``, as (name, text) pairs."""
     return tuple((name, i18n.tr(lang, key)) for name, key in LABELS.items())
@@ -142,12 +144,13 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
     title = sentence = ""
     if over:
         title, sentence = _result(lang, game)
+    dead = set(game.dead_fireworks())
     suits = tuple(
         SuitView(
             suit.color.letter,
             i18n.color_name(lang, suit.color),
             game.position.fireworks[suit.color],
-            suit.color in game.dead_fireworks(),
+            suit.color in dead,
         )
         for suit in game.setup.suits
     )
@@ -158,7 +161,7 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         for seat, name in enumerate(names)
     )
     recent = tuple(
-        i18n.describe_event(lang, event, names) for event in reversed(game.events[-RECENT_ACTIONS:])
+        _described(lang, event, names) for event in reversed(game.events[-RECENT_ACTIONS:])
     )
     return Snapshot(
         language=lang,
@@ -230,14 +233,22 @@ def _discards(game: Game) -> tuple[tuple[str, tuple[DiscardView, ...]], ...]:
     return tuple(groups)
 
 
+@lru_cache(maxsize=256)
+def _described(lang: str, event: Event, names: tuple[str, ...]) -> str:
+    """An action in words (the same few events are said again after every action)."""
+    return i18n.describe_event(lang, event, names)
+
+
 def _hand(game: Game, seat: int) -> tuple[SlotView, ...]:
-    colors: list[Color] = [suit.color for suit in game.setup.suits]
+    colors = tuple(suit.color for suit in game.setup.suits)
     return tuple(
         _slot(number, known, colors) for number, known in enumerate(game.hand_memory(seat), start=1)
     )
 
 
-def _slot(number: int, known: SlotKnowledge, colors: list[Color]) -> SlotView:
+@lru_cache(maxsize=1024)
+def _slot(number: int, known: SlotKnowledge, colors: tuple[Color, ...]) -> SlotView:
+    """One slot's view (cached: most slots are the same from one action to the next)."""
     color = known.color
     rank = known.rank
     ruled_out = (
