@@ -382,6 +382,28 @@ class Storage:
             storage.journal_copy = journal_copy
         return storage
 
+    @classmethod
+    def open_reader(cls, data_dir: Path) -> Storage:
+        """A read-only handle on ``data_dir/games.db`` for another thread (the page for
+        phones): SQLite's read-only mode, nothing examined, moved or created; every write
+        raises. Raises :class:`StorageError` when there is no database to read."""
+        path = Path(data_dir) / cls.DEFAULT_NAME
+        if not path.is_file():
+            raise StorageError(f"There is no games database {path} to read")
+        try:
+            db = sqlite3.connect(
+                f"{path.resolve().as_uri()}?mode=ro",
+                uri=True,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            db.execute("PRAGMA query_only = ON")
+        except sqlite3.Error as error:
+            raise StorageError(f"Could not read the games database {path}: {error}") from error
+        return cls(db, path, None, _utc_now)
+
     def close(self) -> None:
         """Close the database (further calls raise :class:`StorageError`). Idempotent."""
         with self._lock:

@@ -12,6 +12,7 @@ import json
 import logging
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 from companion.app import App, resume
 from companion.controller import Controller, Screen, SetupDraft
 from companion.display import open_display
-from companion.storage import Storage
+from companion.storage import Storage, StorageError
 from companion.web.address import CODE_SETTING, page_url
 from companion.web.link import WebLink, table_code
 from companion.web.server import MAX_LINE, WebServer, page_weight
@@ -369,12 +370,17 @@ def test_the_first_load_is_under_150_kB_compressed():
 
 def test_no_resource_from_the_internet():
     """The page loads nothing from another host: no http(s):// or // URL in its files."""
+    import re
+
     from companion.web.server import STATIC_DIR
 
+    loads = re.compile(
+        r"""(src|href|action)\s*=\s*["']?(https?:)?//|url\(\s*["']?(https?:)?//"""
+        r"""|(fetch|import|EventSource)\(\s*["'`](https?:)?//|@import"""
+    )
     for path in STATIC_DIR.iterdir():
-        text = path.read_text()
-        assert "http://" not in text and "https://" not in text, path.name
-        assert 'src="//' not in text and 'href="//' not in text, path.name
+        found = loads.search(path.read_text())
+        assert found is None, (path.name, found)
 
 
 def test_serving_waits_for_the_first_frame_and_does_not_import_aiohttp_before(tmp_path):
@@ -425,3 +431,83 @@ def test_malformed_requests_never_break_the_server(served, data):
     assert status is None or status < 500, (data, status)
     status, _, body = get(served, f"/?code={CODE}")
     assert status == 200 and b"<!doctype html>" in body
+
+
+def stored_games(data_dir: Path, finished: int = 4) -> Storage:
+    """A games database with ``finished`` games played to their end (3 players, then 2),
+    and one left unfinished."""
+    import random
+
+    from engine.table import SimulatedTable
+
+    storage = Storage.open(data_dir)
+    for seed in range(finished + 1):
+        players = 3 if seed % 2 == 0 else 2
+        setup = GameSetup(players=players, names=("Ann", "Bo", "Cy")[:players])
+        table = SimulatedTable(setup, random.Random(seed), skill=0.9)
+        game_id = storage.new_game(setup)
+        steps = 6 if seed == finished else 10_000
+        while not table.game.is_over and steps:
+            table.step()
+            storage.append_action(game_id, table.game.actions[-1])
+            steps -= 1
+        if table.game.is_over:
+            storage.finish(game_id, table.game)
+    return storage
+
+
+def test_the_history_is_read_through_a_read_only_handle(tmp_path):
+    """Issue 21: the history for phones lists every game (the unfinished one marked),
+    best/average per table, the scores the charts draw, a game's actions in words and
+    its log as ``export`` gives it; its handle cannot write."""
+    from companion.web.history import HistorySource
+
+    storage = stored_games(tmp_path / "data")
+    source = HistorySource(tmp_path / "data")
+    try:
+        data = source.history("en")
+        assert len(data["games"]) == 5
+        assert data["games"][0]["resumable"] and "unfinished" in data["games"][0]["first"]
+        assert not any(game["resumable"] for game in data["games"][1:])
+        groups = {series["group"]: series for series in data["series"]}
+        assert set(groups) == {"3P · Base game", "2P · Base game"}
+        assert all(len(series["scores"]) == 2 for series in groups.values())
+        assert sum(groups["3P · Base game"]["distribution"]) == 2
+        assert data["labels"]["download"] == "Download the log"
+        game = source.game(1, "fr")
+        assert game is not None and game["names"] == ["Ann", "Bo", "Cy"]
+        assert len(game["actions"]) == len(storage.load(1).actions)
+        assert source.log(1) == storage.export(1)
+        assert source.game(99, "en") is None and source.log(99) is None
+        reader = source._storage()
+        with pytest.raises(StorageError):
+            reader.set_setting("x", 1)
+    finally:
+        source.close()
+        storage.close()
+
+
+def test_the_history_routes_need_the_code_and_serve_the_log(tmp_path):
+    """/history.json, /games/N.json, /games/N.log: the code needed, the log downloaded as
+    a file, an unknown game 404."""
+    from companion.web.history import HistorySource
+
+    storage = stored_games(tmp_path / "data", finished=2)
+    source = HistorySource(tmp_path / "data")
+    board = SnapshotBoard(build_snapshot(controller_for(None)))
+    server = WebServer(board, CODE, port=0, bind="127.0.0.1", history=source)
+    server.start()
+    try:
+        assert server.ready.wait(10) and server.failure is None
+        assert get(server, "/history.json")[0] == 403
+        status, _, body = get(server, f"/history.json?code={CODE}")
+        assert status == 200 and len(json.loads(body)["games"]) == 3
+        status, headers, body = get(server, f"/games/1.log?code={CODE}")
+        assert status == 200 and body.decode() == storage.export(1)
+        assert headers["Content-Disposition"] == 'attachment; filename="hanabi-game-1.jsonl"'
+        assert get(server, f"/games/77.json?code={CODE}")[0] == 404
+        assert get(server, f"/games/-1.json?code={CODE}")[0] == 404
+    finally:
+        server.stop()
+        source.close()
+        storage.close()

@@ -79,7 +79,12 @@ class WebLink:
         except ImportError as error:
             log.warning("web: no page for phones: %s is not installed", error.name or "aiohttp")
             return
-        self.server = WebServer(self.board, self.code, port=self.port, bind=self.bind)
+        from companion.web.history import HistorySource
+
+        history = HistorySource(self.storage.path.parent)
+        self.server = WebServer(
+            self.board, self.code, port=self.port, bind=self.bind, history=history
+        )
         self.server.start()
 
     def renew_code(self) -> str:
@@ -94,3 +99,5 @@ class WebLink:
     def stop(self) -> None:
         if self.server is not None:
             self.server.stop()
+            if self.server.history is not None:
+                self.server.history.close()

@@ -28,12 +28,16 @@ import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 from aiohttp import web
 
 from companion import i18n
 from companion.web.snapshot import SnapshotBoard
+
+if TYPE_CHECKING:
+    from companion.web.history import HistorySource
 
 log = logging.getLogger("hanabi-companion")
 
@@ -136,8 +140,10 @@ class WebServer:
         port: int = 8080,
         bind: str = "",
         static: dict[str, StaticFile] | None = None,
+        history: HistorySource | None = None,
     ) -> None:
         self.board = board
+        self.history = history
         self.port = port
         self.bind = bind
         self._code = code
@@ -254,7 +260,45 @@ class WebServer:
         app.router.add_get("/static/{name}", self._file)
         app.router.add_get("/snapshot.json", self._snapshot)
         app.router.add_get("/events", self._events)
+        app.router.add_get("/history.json", self._history)
+        app.router.add_get(r"/games/{game:\d{1,9}}.json", self._game)
+        app.router.add_get(r"/games/{game:\d{1,9}}.log", self._log)
         return app
+
+    def _language(self) -> str:
+        return self.board.latest()[1].language
+
+    async def _history(self, request: web.Request) -> web.Response:
+        """Every stored game and the charts' series (read in a worker thread: the loop
+        keeps serving the live page meanwhile)."""
+        if self.history is None:
+            raise web.HTTPNotFound()
+        data = await asyncio.to_thread(self.history.history, self._language())
+        return web.Response(body=orjson.dumps(data), content_type="application/json")
+
+    async def _game(self, request: web.Request) -> web.Response:
+        if self.history is None:
+            raise web.HTTPNotFound()
+        game_id = int(request.match_info["game"])
+        data = await asyncio.to_thread(self.history.game, game_id, self._language())
+        if data is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=orjson.dumps(data), content_type="application/json")
+
+    async def _log(self, request: web.Request) -> web.Response:
+        """The game's log to download (``hanabi-log/1``, as ``export`` prints it)."""
+        if self.history is None:
+            raise web.HTTPNotFound()
+        game_id = int(request.match_info["game"])
+        text = await asyncio.to_thread(self.history.log, game_id)
+        if text is None:
+            raise web.HTTPNotFound()
+        disposition = f'attachment; filename="hanabi-game-{game_id}.jsonl"'
+        return web.Response(
+            text=text,
+            content_type="application/x-ndjson",
+            headers={"Content-Disposition": disposition},
+        )
 
     @web.middleware
     async def _guard(

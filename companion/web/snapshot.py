@@ -44,6 +44,7 @@ LABELS = {
     "fuses": "fuses",
     "deck": "deck",
     "no_hand_memory": "web_no_hand_memory",
+    "history": "history",
 }
 
 
