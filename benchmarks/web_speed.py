@@ -205,7 +205,7 @@ def input_to_frame(phones_count: int) -> list[tuple[float, float]]:
             app.attach_web(web)
         app.step()
         if web is not None:
-            assert web.server is not None and web.server.ready.wait(10)
+            assert web.wait_ready(10) and web.server is not None
             web.server.code = CODE
             phones = Phones(port, phones_count)
             phones.all_read(0)

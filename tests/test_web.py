@@ -290,7 +290,7 @@ def test_the_app_plays_on_when_the_server_fails(tmp_path, monkeypatch, caplog):
     try:
         with caplog.at_level(logging.WARNING, logger="hanabi-companion"):
             app.step()
-            assert web.server is not None and web.server.ready.wait(10)
+            assert web.wait_ready(10) and web.server is not None
             app.dispatch(Press(Key.OK))  # start a game
             app.dispatch(Press(Key.HINT))
             app.step()
@@ -325,7 +325,7 @@ def test_the_app_publishes_each_change_and_a_new_code_from_the_menu(tmp_path, mo
 
     try:
         app.step()
-        assert web.server is not None and web.server.ready.wait(10)
+        assert web.wait_ready(10) and web.server is not None
         old = web.code
         assert storage.get_setting(CODE_SETTING) == old
         stream = Stream(web.server, f"/events?code={old}")

@@ -10,6 +10,7 @@ on, and the snapshots are still made (cheaply) for nothing.
 from __future__ import annotations
 
 import logging
+import threading
 from typing import TYPE_CHECKING, Any
 
 from companion.controller import Controller
@@ -44,6 +45,8 @@ class WebLink:
         self.address = lan_address(bind)
         self.board: SnapshotBoard | None = None
         self.server: WebServer | None = None
+        #: Set once the server object exists (or could not be made): see :meth:`start`.
+        self.started = threading.Event()
         self._key: Any = None
 
     @property
@@ -73,19 +76,35 @@ class WebLink:
             self.board.publish(snapshot)
 
     def start(self) -> None:
+        """Start serving, from a thread of its own: importing aiohttp takes a while (most
+        of a second here, seconds on a Pi Zero), and the panel must not wait for it."""
+        threading.Thread(target=self._start, name="web-start", daemon=True).start()
+
+    def _start(self) -> None:
         assert self.board is not None
         try:
-            from companion.web.server import WebServer
-        except ImportError as error:
-            log.warning("web: no page for phones: %s is not installed", error.name or "aiohttp")
-            return
-        from companion.web.history import HistorySource
+            try:
+                from companion.web.server import WebServer
+            except ImportError as error:
+                missing = error.name or "aiohttp"
+                log.warning("web: no page for phones: %s is not installed", missing)
+                return
+            from companion.web.history import HistorySource
 
-        history = HistorySource(self.storage.path.parent)
-        self.server = WebServer(
-            self.board, self.code, port=self.port, bind=self.bind, history=history
-        )
-        self.server.start()
+            history = HistorySource(self.storage.path.parent)
+            server = WebServer(
+                self.board, self.code, port=self.port, bind=self.bind, history=history
+            )
+            self.server = server
+            server.start()
+        finally:
+            self.started.set()
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Until the server listens or gave up (tests, benchmarks); False on timeout."""
+        if not self.started.wait(timeout):
+            return False
+        return self.server is None or self.server.ready.wait(timeout)
 
     def renew_code(self) -> str:
         """A new table code (the menu's Phones page): stored, and old links stop working."""
