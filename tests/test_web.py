@@ -11,6 +11,7 @@ import http.client
 import json
 import logging
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -511,3 +512,29 @@ def test_the_history_routes_need_the_code_and_serve_the_log(tmp_path):
         server.stop()
         source.close()
         storage.close()
+
+
+def test_live_pages_are_limited_and_a_closed_one_frees_its_place(served):
+    """At most MAX_STREAMS live pages: one more gets 503 and one sentence; a page that is
+    closed frees its place."""
+    from companion.web.server import MAX_STREAMS
+
+    streams = [Stream(served, f"/events?code={CODE}") for _ in range(MAX_STREAMS)]
+    try:
+        for stream in streams:
+            stream.event()
+        status, _, body = get(served, f"/events?code={CODE}")
+        assert status == 503
+        assert body.decode().strip() == (
+            "Too many pages are open on the table right now: close one and try again."
+        )
+        streams.pop().close()
+        deadline = time.monotonic() + 10
+        while served.streams >= MAX_STREAMS and time.monotonic() < deadline:
+            time.sleep(0.05)
+        extra = Stream(served, f"/events?code={CODE}")
+        assert extra.status == 200
+        extra.close()
+    finally:
+        for stream in streams:
+            stream.close()

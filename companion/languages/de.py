@@ -105,6 +105,7 @@ LANGUAGE = Language(
         "web_games": "Partien",
         "web_score": "Punkte",
         "web_code_needed": "Diese Seite braucht den Tischcode: scanne den QR-Code auf der Handy-Seite des Begleiters.",
+        "web_too_many": "Gerade sind zu viele Seiten des Tisches offen: schließ eine und versuch es noch einmal.",
         "phones": "Handys",
         "phones_how": "Mit einem Handy im WLAN des Tisches scannen, oder eintippen:",
         "phones_new_code": "Neuer Code",

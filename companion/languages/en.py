@@ -93,6 +93,7 @@ LANGUAGE = Language(
         "web_games": "games",
         "web_score": "score",
         "web_code_needed": "This page needs the table code: scan the QR code on the companion's Phones page.",
+        "web_too_many": "Too many pages are open on the table right now: close one and try again.",
         "phones": "Phones",
         "phones_how": "Scan with a phone on the table's Wi-Fi, or type:",
         "phones_new_code": "New code",

@@ -94,6 +94,7 @@ LANGUAGE = Language(
         "web_games": "parties",
         "web_score": "score",
         "web_code_needed": "Cette page demande le code de la table\u00a0: scannez le QR code de la page Téléphones du compagnon.",
+        "web_too_many": "Trop de pages sont ouvertes sur la table en ce moment\u00a0: fermez-en une et réessayez.",
         "phones": "Téléphones",
         "phones_how": "Scannez avec un téléphone sur le Wi-Fi de la table, ou tapez\u00a0:",
         "phones_new_code": "Nouveau code",

@@ -360,7 +360,8 @@ class WebServer:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         if self.streams >= MAX_STREAMS:
-            raise web.HTTPServiceUnavailable(text="too many pages open\n")
+            sentence = i18n.tr(self._language(), "web_too_many")
+            raise web.HTTPServiceUnavailable(text=sentence + "\n")
         code = self.code
         response = web.StreamResponse(
             headers={
