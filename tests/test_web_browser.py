@@ -399,3 +399,39 @@ def test_the_history_lists_the_games_and_draws_its_charts(page: Any, tmp_path: P
         server.stop()
         source.close()
         storage.close()
+
+
+def test_the_page_reconnects_when_the_companion_restarts(
+    xvfb: dict[str, str], page: Any, tmp_path: Path
+) -> None:
+    """Issue 21: the companion stops (a restart, a power cut) and comes back: the open
+    page says it lost the connection, reconnects by itself with the same link (the code
+    is kept), and follows the game typed after the restart."""
+    data, config = tmp_path / "data", tmp_path / "config.toml"
+    port = free_port()
+    config.write_text(
+        f'[web]\nenabled = true\nport = {port}\nbind = "127.0.0.1"\n', encoding="utf-8"
+    )
+    app, window, url = start_app(xvfb, data, config)
+    try:
+        wait_for_port(port)
+        page.goto(url)
+        keys(xvfb, window, "Return", "h")  # start (3 players), a hint
+        wait_for_actions(page, 1)
+    finally:
+        app.terminate()
+        app.wait(timeout=10)
+    page.wait_for_selector("#offline:not([hidden])", timeout=SHOWN_MS)
+    app, window, again = start_app(xvfb, data, config)
+    try:
+        assert again == url  # the same link: the table code is kept
+        wait_for_port(port)
+        wait_for_actions(page, 1)  # reconnected, the game resumed
+        keys(xvfb, window, "h")
+        wait_for_actions(page, 2)
+        assert page.is_hidden("#offline")
+        assert page.inner_text("#turn") == "Player 3 to play"
+    finally:
+        app.terminate()
+        app.wait(timeout=10)
+    assert app.returncode == 0
