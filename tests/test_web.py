@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion import i18n
 from companion.app import App, resume
 from companion.controller import Controller, Screen, SetupDraft
 from companion.display import open_display
@@ -129,7 +130,8 @@ def test_snapshot_says_the_table_in_plain_values_and_the_tables_language():
     assert (snapshot.discards[0][1][0].rank, snapshot.discards[0][1][0].mark) == (5, "×")
     assert next(suit for suit in snapshot.suits if suit.letter == "B").dead
     assert snapshot.recent[0] == "Ann played red 1"
-    assert snapshot.recent[-1] == "Ann gave a hint"
+    # the hint said as the panel says it (one source: companion.i18n)
+    assert snapshot.recent[-1] == i18n.describe_event("en", game.events[0], ("Ann", "Bo"))
     bo = snapshot.seats[1]
     assert bo.current and bo.name == "Bo"
     # Bo's slots 1 and 3 were hinted red; slot 2 left (discarded): slot 1 moved to 2,
@@ -337,7 +339,10 @@ def test_the_app_publishes_each_change_and_a_new_code_from_the_menu(tmp_path, mo
         app.dispatch(Press(Key.HINT))
         app.step()
         event_id, table = stream.event()
-        assert event_id == "1" and table["recent"] == ["Player 1 gave a hint"]
+        game = app.controller.game
+        assert game is not None
+        said = i18n.describe_event("en", game.events[0], game.setup.names)
+        assert event_id == "1" and table["recent"] == [said]
         app.dispatch(Press(Key.MENU))
         app.controller.choose_menu("phones")
         assert app.controller.screen is Screen.PHONES

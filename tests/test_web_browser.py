@@ -167,6 +167,18 @@ def keys(env: dict[str, str], window: str, *names: str) -> None:
         time.sleep(0.05)
 
 
+def said(data: Path, index: int) -> str:
+    """Action ``index`` of the stored game, in the companion's words (one source)."""
+    from companion import i18n
+    from engine.log import replay_log
+
+    log = subprocess.run(
+        [*COMMAND, "export", "--data-dir", str(data)], capture_output=True, text=True, check=True
+    ).stdout
+    game = replay_log(log)
+    return i18n.describe_event("en", game.events[index], game.setup.names)
+
+
 def slot_colors(page: Any, selector: str) -> list[str]:
     """Each slot's suit letter ('' when the hints leave more than one colour)."""
     return page.eval_on_selector_all(
@@ -204,7 +216,7 @@ def test_the_page_follows_a_game_played_in_the_real_app(
         wait_for_actions(page, 1)
         assert page.inner_text("#turn") == "Player 2 to play"
         assert page.inner_text("#hints") == "7/8"
-        assert page.inner_text("#recent li:first-child") == "Player 1 gave a hint"
+        assert page.inner_text("#recent li:first-child") == said(data, 0)
 
         page.click("button[data-view=mine]")
         page.click("#seat-buttons button:nth-child(2)")  # "Player 2": remembered
@@ -228,7 +240,8 @@ def test_the_page_follows_a_game_played_in_the_real_app(
         keys(xvfb, window, "d", "3", "y", "1", "Return")  # Player 3 discards Y1 (slot 3)
         wait_for_actions(page, 3)
         assert page.inner_text("#discards .chip") == "1"
-        assert page.inner_text("#recent li:first-child") == "Player 3 discarded yellow 1 (+1 hint)"
+        assert page.inner_text("#recent li:first-child") == said(data, 2)
+        assert said(data, 2) == "Player 3 discarded yellow 1 (+1 hint)"
         shot(page, "table")
         page.click("button[data-view=hands]")
         assert page.locator("#all-hands .seat").count() == 3
