@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -31,6 +32,7 @@ from companion.controller import (
     FinishGame,
     Info,
     LoadHistory,
+    NewTableCode,
     Quit,
     RecordAction,
     RecordUndo,
@@ -54,6 +56,9 @@ from engine.game import Game
 from hardware.events import CardScanned, InputEvent, Key, Press, Tap, TypeText
 from hardware.tagmap import TagMap
 from hardware.wiring import BeepKind
+
+if TYPE_CHECKING:
+    from companion.web.link import WebLink
 
 log = logging.getLogger("hanabi-companion")
 
@@ -172,6 +177,8 @@ class App:
         self.typed_burst: KeyBurst[pygame.event.Event] = KeyBurst()
         self.watchdog = sdnotify.Watchdog()
         self._ready_sent = False
+        #: The page for phones (``[web]``), fed a snapshot after every frame; None: off.
+        self.web: WebLink | None = None
         pygame.key.set_repeat()  # no key repeat: a held key is one action
         pygame.key.start_text_input()
 
@@ -230,6 +237,23 @@ class App:
             self.show_tokens()  # a resumed game's tokens, before any input
             sdnotify.ready()
             self._ready_sent = True
+        self.publish()
+
+    def attach_web(self, web: WebLink) -> None:
+        """Serve the page for phones: the server starts after the first frame."""
+        self.web = web
+        self.controller.phones_url = web.url
+
+    def publish(self) -> None:
+        """Hand the table to the page for phones (after the frame: the panel first).
+        Whatever goes wrong there is one line in the log, and the table plays on."""
+        if self.web is None:
+            return
+        try:
+            self.web.frame(self.controller, self.game_id)
+        except Exception as error:
+            log.warning("web: the page for phones stops: %s", error)
+            self.web = None
 
     # -- input ------------------------------------------------------------------
 
@@ -396,6 +420,11 @@ class App:
             self.load_history(effect.before)
         elif isinstance(effect, ResumeGame):
             self.resume_game(effect.game_id)
+        elif isinstance(effect, NewTableCode):
+            if self.web is not None:
+                self.web.renew_code()
+                self.controller.phones_url = self.web.url
+                self.controller.message = Info("phones_new_code_done")
         elif isinstance(effect, Quit):
             self.running = False
         elif isinstance(effect, Beep) and self.on_beep is not None:

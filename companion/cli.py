@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from companion.config import Config
     from companion.controller import Controller
     from companion.storage import HistoryRow, Storage
+    from companion.web.link import WebLink
     from engine.game import Game
 
 EXIT_RULE_BROKEN = 1
@@ -211,6 +212,9 @@ def _run_app(
     # would start it again).
     controller.can_quit = not os.environ.get("INVOCATION_ID")
     app = App(storage, display, controller, game_id, tag_map=window_tag_map(config, args.data_dir))
+    web = _web_link(args, config, storage)
+    if web is not None:
+        app.attach_web(web)
     options = DeviceOptions(pin_factory=args.gpio, data_dir=args.data_dir)
     try:
         with open_devices(config, app.inbox.emit, options) as devices:
@@ -222,6 +226,8 @@ def _run_app(
                 app.on_beep = devices.panel.beep
             return app.run()
     finally:
+        if web is not None:
+            web.stop()
         display.close()
         storage.close()
 
@@ -256,6 +262,23 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
         )
     controller.page = page
     return None
+
+
+def _web_link(args: argparse.Namespace, config: Config, storage: Storage) -> WebLink | None:
+    """The page for phones, when ``[web]`` or ``--web`` turns it on; says its URL in one
+    line (the journal has it under systemd). Served after the first frame."""
+    if not (config.web.enabled or args.web):
+        return None
+    from companion.storage import StorageError
+    from companion.web.link import WebLink
+
+    try:
+        web = WebLink(storage, port=config.web.port, bind=config.web.bind)
+    except StorageError as error:  # the table code could not be kept: no page
+        print(f"hanabi-companion: no page for phones: {error}", file=sys.stderr)
+        return None
+    print(f"phones: {web.url}", flush=True)
+    return web
 
 
 def render_command(args: argparse.Namespace) -> int:
@@ -528,6 +551,9 @@ def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
     run.add_argument("--lang", choices=LANGUAGES, help="language of the screens")
     run.add_argument("--display", help="auto, window, kmsdrm or fb:/dev/fbN (overrides config)")
     run.add_argument("--gpio", choices=("auto", "lgpio", "mock", "none"), help="pin factory")
+    run.add_argument(
+        "--web", action="store_true", help="serve the live page for phones ([web] in the config)"
+    )
     run.set_defaults(handler=run_command)
 
     render = commands.add_parser("render", help="draw the screen after a log into a PNG")

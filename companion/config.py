@@ -49,6 +49,7 @@ __all__ = [
     "GpioConfig",
     "ScannerConfig",
     "ScreenConfig",
+    "WebConfig",
     "load_config",
     "parse_config",
     "reader_labels",
@@ -132,6 +133,20 @@ class ScannerConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    """``[web]``: the live page for phones on the LAN (``companion/web``).
+
+    Off without a configuration file (a desktop: ``run --web`` turns it on); the file
+    the installer writes turns it on (the appliance).
+    """
+
+    enabled: bool = False
+    port: int = 8080
+    bind: str = ""
+    """The address to listen on; empty: every address (the LAN and the loopback)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration; ``Config()`` is the built-in defaults."""
 
@@ -140,6 +155,7 @@ class Config:
     gpio: GpioConfig = field(default_factory=GpioConfig)
     scanners: tuple[ScannerConfig, ...] = ()
     """The card readers, in the file's order (none: no reader)."""
+    web: WebConfig = field(default_factory=WebConfig)
     source: Path | None = field(default=None, compare=False)
     """The file read, or None for the built-in defaults."""
 
@@ -234,6 +250,16 @@ long_press = 0.8
 # The SPI pins 7-11 are free only without an SPI screen:
 # fuse_leds = [9, 10, 11]  # 3 LEDs: fuses burnt
 # buzzer = 7
+
+[web]
+# The live page for phones on the table's Wi-Fi (the menu's Phones page shows
+# its QR code). On here, the appliance's file; without a configuration file it
+# is off (on a desktop, run --web turns it on).
+enabled = true
+# The TCP port (1024-65535: the service has no privilege for a lower one).
+port = 8080
+# The address to listen on; empty: every address of the Pi.
+bind = ""
 
 # The card scanner. Without this section, no scanner is used.
 # Several readers (up to 3, any mix of serial and keyboard ones) are
@@ -399,7 +425,7 @@ class _Checker:
     # -- the sections -------------------------------------------------------
 
     def config(self, document: dict[str, Any], path: Path | None) -> Config | None:
-        known = ("screen", "game", "gpio", "scanner")
+        known = ("screen", "game", "gpio", "scanner", "web")
         for name in document:
             if name not in known:
                 self.problem(name, None, f"unknown section (known: {', '.join(known)})")
@@ -407,9 +433,18 @@ class _Checker:
         game = self.game(self.section(document, "game", _GAME_KEYS))
         gpio = self.gpio(self.section(document, "gpio", _GPIO_KEYS))
         scanners = self.scanners(document.get("scanner"))
+        web = self.web(self.section(document, "web", _WEB_KEYS))
         if self.problems:
             return None
-        return Config(screen=screen, game=game, gpio=gpio, scanners=scanners, source=path)
+        return Config(screen=screen, game=game, gpio=gpio, scanners=scanners, web=web, source=path)
+
+    def web(self, table: dict[str, Any]) -> WebConfig:
+        s = "web"
+        return WebConfig(
+            enabled=self.get(table, s, "enabled", False, _check_bool),
+            port=self.get(table, s, "port", 8080, _int_in(1024, 65535, "a TCP port")),
+            bind=self.get(table, s, "bind", "", _check_address),
+        )
 
     def screen(self, table: dict[str, Any]) -> ScreenConfig:
         s = "screen"
@@ -540,6 +575,7 @@ class _Checker:
 
 
 _SCREEN_KEYS = ("display", "size", "fullscreen", "language")
+_WEB_KEYS = ("enabled", "port", "bind")
 _GAME_KEYS = ("players", *OPTION_NAMES)
 _GPIO_KEYS = (
     "pin_factory",
@@ -690,4 +726,19 @@ def _check_display(value: Any) -> str | None:
 def _check_baud(value: Any) -> str | None:
     if value not in BAUD_RATES or not _is_int(value):
         return f"{value!r} is not a baud rate ({', '.join(map(str, BAUD_RATES))})"
+    return None
+
+
+def _check_address(value: Any) -> str | None:
+    """An IP address to listen on, or empty (every address)."""
+    import ipaddress
+
+    if not isinstance(value, str):
+        return f'{value!r} is not an address in quotes, like "192.168.1.20" (or "")'
+    if value == "":
+        return None
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        return f'{value!r} is not an IP address like 192.168.1.20 (or "": every address)'
     return None

@@ -77,6 +77,7 @@ class Screen(Enum):
     MENU = "menu"
     HISTORY = "history"
     HELP = "help"
+    PHONES = "phones"  # the page for phones: its QR code and URL (companion/web)
 
 
 class GamePage(Enum):
@@ -168,6 +169,11 @@ class Beep:
     kind: BeepKind
 
 
+@dataclass(frozen=True)
+class NewTableCode:
+    """A new table code for the page for phones: the old links stop working."""
+
+
 Effect = (
     StartGame
     | RecordAction
@@ -178,6 +184,7 @@ Effect = (
     | ResumeGame
     | Beep
     | Quit
+    | NewTableCode
 )
 
 
@@ -289,7 +296,9 @@ SETUP_ROWS = (
     "language",
 )
 
-MENU_ROWS = ("resume", "new_game", "history", "help", "language")
+MENU_ROWS = ("resume", "new_game", "history", "help", "language", "phones")
+#: The Phones page's button that makes a new table code.
+NEW_CODE = Select("phones_new_code")
 #: A tap on the history's focused game, when it can be taken up again.
 RESUME_ROW = "resume_game"
 #: The menu's last row on a desktop: a window can be closed from the menu (under
@@ -422,7 +431,10 @@ class Controller:
             Screen.MENU: self._on_menu,
             Screen.HISTORY: self._on_history,
             Screen.HELP: self._on_help,
+            Screen.PHONES: self._on_phones,
         }
+        #: The URL of the page for phones (set by the app when it serves one), else None.
+        self.phones_url: str | None = None
 
     # -- reading -----------------------------------------------------------
 
@@ -1201,6 +1213,8 @@ class Controller:
         elif row == "language":
             self.change_setup_row("language")
             return [SaveSettings(self.draft.to_settings())]
+        elif row == "phones":
+            self.screen = Screen.PHONES
         elif row == QUIT_ROW and self.can_quit:
             return [Quit()]
         return []
@@ -1208,7 +1222,7 @@ class Controller:
     def _back_screen(self) -> Screen:
         if self.game is None:
             return Screen.SETUP
-        if self._return_to in (Screen.MENU, Screen.HELP, Screen.HISTORY):
+        if self._return_to in (Screen.MENU, Screen.HELP, Screen.HISTORY, Screen.PHONES):
             return Screen.END if self.game.is_over else Screen.GAME
         if self._return_to is Screen.ENTRY and self.entry is None:
             return Screen.GAME
@@ -1280,6 +1294,14 @@ class Controller:
                 self.scroll = max(0, self.scroll - 1)
             elif event.key in (Key.BACK, Key.OK, Key.HELP):
                 self.screen = self._back_screen()
+        return []
+
+    def _on_phones(self, event: InputEvent) -> list[Effect]:
+        """The Phones page: OK or BACK goes back; its button makes a new table code."""
+        if event == NEW_CODE and self.phones_url is not None:
+            return [NewTableCode()]
+        if isinstance(event, Press) and event.key in (Key.BACK, Key.OK):
+            self.screen = self._back_screen()
         return []
 
 

@@ -184,6 +184,8 @@ set_paths() {
     CONFIG_DIR=$ROOT/etc/$APP
     CONFIG_FILE=$CONFIG_DIR/config.toml
     CACHE_DIR=$ROOT/var/cache/$APP
+    AVAHI_DIR=$ROOT/etc/avahi/services
+    AVAHI_FILE=$AVAHI_DIR/$APP.service
     STATE_DIR=/var/lib/$APP
 }
 
@@ -443,11 +445,54 @@ EOF
     fi
 }
 
+# "[web] port = N" of the configuration when [web] enabled = true, else nothing.
+web_port() {
+    awk '
+        /^[[:space:]]*\[/ { section = $0; gsub(/[[:space:]]/, "", section); next }
+        section == "[web]" && /^[[:space:]]*enabled[[:space:]]*=[[:space:]]*true/ { on = 1 }
+        section == "[web]" && /^[[:space:]]*port[[:space:]]*=/ { port = $0; gsub(/[^0-9]/, "", port) }
+        END { if (on) print (port == "" ? 8080 : port) }
+    ' "$CONFIG_FILE"
+}
+
+# The page for phones, announced over mDNS by the system's own avahi (when it
+# is installed): phones and laptops find "Hanabi companion" as a web service.
+announce_page() {
+    local port
+    port=$(web_port)
+    if [[ -z "$port" ]]; then
+        rm -f "$AVAHI_FILE"
+        log "mDNS: the page for phones is off in $CONFIG_FILE, nothing announced"
+        return 0
+    fi
+    if [[ ! -d "$AVAHI_DIR" ]]; then
+        log "mDNS: no avahi here ($AVAHI_DIR), the page is not announced (its URL is on the Phones page)"
+        return 0
+    fi
+    cat >"$AVAHI_FILE.new" <<AVAHI
+<?xml version="1.0" standalone='no'?>
+<!DOCTYPE service-group SYSTEM "avahi-service.dtd">
+<!-- Written by hanabi-companion's install.sh: the page for phones. -->
+<service-group>
+  <name replace-wildcards="yes">Hanabi companion on %h</name>
+  <service>
+    <type>_http._tcp</type>
+    <port>$port</port>
+    <txt-record>path=/</txt-record>
+  </service>
+</service-group>
+AVAHI
+    chmod 0644 "$AVAHI_FILE.new"
+    mv -f "$AVAHI_FILE.new" "$AVAHI_FILE"
+    log "mDNS: the page for phones announced as _http._tcp on port $port ($AVAHI_FILE)"
+}
+
 do_install() {
     install_packages
     create_user
     create_venv
     write_config
+    announce_page
     install_unit
 }
 
@@ -466,6 +511,7 @@ do_uninstall() {
     # Give tty1 its login prompt back.
     system systemctl enable getty@tty1.service
     rm -rf "$OPT_DIR" "$CONFIG_DIR" "$CACHE_DIR"
+    rm -f "$AVAHI_FILE"
     if getent passwd "$USER_NAME" >/dev/null; then
         # Without --remove: the home directory is the state directory.
         system userdel "$USER_NAME"

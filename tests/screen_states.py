@@ -478,7 +478,24 @@ def history_resume_question(lang: str) -> Controller:
     return controller
 
 
-#: Every state, by name.#: Every state, by name.
+def phones_page(lang: str) -> Controller:
+    """The menu's Phones page: the QR code and the URL (a long IPv4 address)."""
+    controller = final_round_five(lang)
+    controller.phones_url = "http://192.168.100.200:8080/?code=k7m2q9xa"
+    controller.handle(Press(Key.MENU))
+    controller.choose_menu("phones")
+    return controller
+
+
+def phones_page_off(lang: str) -> Controller:
+    """The Phones page when the page for phones is off: one sentence says how to turn it on."""
+    controller = final_round_five(lang)
+    controller.handle(Press(Key.MENU))
+    controller.choose_menu("phones")
+    return controller
+
+
+#: Every state, by name.
 STATES: dict[str, Callable[[str], Controller]] = {
     "final_round_five": final_round_five,
     "discard_page_long_pile": discard_page_long_pile,
@@ -522,6 +539,8 @@ STATES: dict[str, Callable[[str], Controller]] = {
     "hand_memory_receiver_unknown": hand_memory_receiver_unknown,
     "hand_memory_hint_refused": hand_memory_hint_refused,
     "history_resume_question": history_resume_question,
+    "phones_page": phones_page,
+    "phones_page_off": phones_page_off,
 }
 
 __all__ = ["STATES"]

@@ -16,6 +16,7 @@ from companion.config import (
     GpioConfig,
     ScannerConfig,
     ScreenConfig,
+    WebConfig,
     load_config,
     parse_config,
 )
@@ -57,7 +58,28 @@ def test_explicit_path_that_does_not_exist_is_an_error(tmp_path):
 
 
 def test_default_config_text_loads_to_the_defaults():
-    assert parse_config(DEFAULT_CONFIG_TOML) == Config()
+    """The file the installer writes is the built-in defaults, but for the page for
+    phones: on in the appliance's file, off without a file (a desktop)."""
+    assert parse_config(DEFAULT_CONFIG_TOML) == Config(web=WebConfig(enabled=True))
+    assert Config().web.enabled is False
+
+
+def test_web_section_problems_are_named_with_their_line():
+    """[web]: a wrong key or value is reported with its file, line and key."""
+    text = (
+        '[screen]\nlanguage = "en"\n\n[web]\nenabled = "yes"\nport = 80\nbind = "lan"\nportt = 1\n'
+    )
+    with pytest.raises(ConfigError) as caught:
+        parse_config(text, source="config.toml")
+    assert caught.value.problems == [
+        "config.toml:8: [web] portt: unknown key (known keys: enabled, port, bind)",
+        "config.toml:5: [web] enabled: 'yes' must be true or false",
+        "config.toml:6: [web] port: 80 is not a TCP port (1024-65535)",
+        "config.toml:7: [web] bind: 'lan' is not an IP address like 192.168.1.20"
+        ' (or "": every address)',
+    ]
+    web = parse_config('[web]\nport = 8765\nbind = "127.0.0.1"\n').web
+    assert web == WebConfig(enabled=False, port=8765, bind="127.0.0.1")
 
 
 def test_default_config_text_mentions_every_key():
@@ -67,6 +89,7 @@ def test_default_config_text_mentions_every_key():
         "pin_factory", "hint", "play", "discard", "undo", "next", "ok", "debounce",
         "long_press", "encoder_a", "encoder_b", "encoder_push", "led_bar", "fuse_leds",
         "buzzer", "port", "protocol", "baud", "repeat_window", "tag_map", "role", "device",
+        "enabled", "bind",
     ]:  # fmt: skip
         assert re.search(rf"^#? *{key} = ", DEFAULT_CONFIG_TOML, re.MULTILINE), key
 

@@ -321,3 +321,29 @@ def test_help_says_how_to_find_a_readers_stable_name() -> None:
     )
     for text in ("/dev/serial/by-id/", "/dev/input/by-id/usb-...-event-kbd", "ls /dev/serial"):
         assert text in result.stdout
+
+
+def test_the_page_for_phones_is_announced_where_avahi_is(root: Path) -> None:
+    """Issue 21: with avahi installed (its services folder), the installer announces the
+    page for phones as _http._tcp on the configured port; without avahi, nothing; a page
+    turned off is not announced; --uninstall takes the announcement away."""
+    run_install(root, "--no-apt", "--no-pip")
+    assert not (root / "etc/avahi").exists()
+
+    services = root / "etc/avahi/services"
+    services.mkdir(parents=True)
+    config = root / "etc/hanabi-companion/config.toml"
+    config.write_text(config.read_text().replace("port = 8080", "port = 8765"))
+    result = run_install(root, "--no-apt", "--no-pip")
+    announced = (services / "hanabi-companion.service").read_text()
+    assert "<type>_http._tcp</type>" in announced and "<port>8765</port>" in announced
+    assert "announced as _http._tcp on port 8765" in result.stdout + result.stderr
+
+    config.write_text(config.read_text().replace("enabled = true", "enabled = false"))
+    run_install(root, "--no-apt", "--no-pip")
+    assert not (services / "hanabi-companion.service").exists()
+
+    config.write_text(config.read_text().replace("enabled = false", "enabled = true"))
+    run_install(root, "--no-apt", "--no-pip")
+    run_install(root, "--uninstall")
+    assert not (services / "hanabi-companion.service").exists()

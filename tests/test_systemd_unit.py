@@ -220,3 +220,21 @@ def test_the_input_devices_a_config_names_are_admitted(service: dict[str, list[s
             assert allowed["char-ttyUSB"] == "rw" and allowed["char-ttyACM"] == "rw"
             assert "dialout" in groups
     assert not any(device.startswith("/dev/input") for device in allowed)  # no node by node
+
+
+def test_the_page_for_phones_reaches_the_lan_only(service: dict[str, list[str]]) -> None:
+    """Issue 21: the unit may open IP sockets (the page's port, above 1024: no
+    capability) but packets go only to and from the loopback, link-local and the private
+    ranges (IPv4 and the IPv6 unique local ones); everything else is denied."""
+    families = set(last(service, "RestrictAddressFamilies").split())
+    assert families == {"AF_UNIX", "AF_NETLINK", "AF_INET", "AF_INET6"}
+    assert last(service, "IPAddressDeny") == "any"
+    allowed = set(" ".join(service["IPAddressAllow"]).split())
+    assert allowed == {
+        "localhost",
+        "link-local",
+        "10.0.0.0/8",
+        "172.16.0.0/12",
+        "192.168.0.0/16",
+        "fc00::/7",
+    }

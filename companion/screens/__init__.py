@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pygame
 
 from companion.controller import Controller, Screen
-from companion.screens import end, entry, game, help, history, lists, undo
+from companion.screens import end, entry, game, help, history, lists, phones, undo
 from companion.screens.kit import (
     BACKGROUND,
     DARK_INK,
@@ -42,6 +42,7 @@ SCREENS: dict[Screen, Draw] = {
     Screen.MENU: lists.draw_menu,
     Screen.HISTORY: history.draw,
     Screen.HELP: help.draw,
+    Screen.PHONES: phones.draw,
 }
 
 #: Screens that show a game: drawn only while there is one.

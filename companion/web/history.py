@@ -1,0 +1,148 @@
+"""The games' history for the page for phones: every stored game, one game's actions
+in words, its log to download, and the figures the charts draw.
+
+Read through a read-only handle on the database (:meth:`Storage.open_existing`),
+opened by the web side on first use, never the app's own handle: a phone reading the
+history never holds the table's writes. Every text is the companion's own
+(:mod:`companion.i18n`), in the language asked.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion import i18n
+from companion.screens.history import game_lines
+from companion.storage import DamagedGameError, HistoryRow, Storage, StorageError
+
+#: The page's history labels, by the key the page reads and the i18n key.
+HISTORY_LABELS = {
+    "history": "history",
+    "empty": "history_empty",
+    "unfinished": "history_unfinished",
+    "stats": "stats",
+    "download": "web_download_log",
+    "back": "web_back",
+    "scores_over_time": "web_scores_over_time",
+    "score_distribution": "web_score_distribution",
+    "games": "web_games",
+    "score": "web_score",
+}
+
+
+class HistorySource:
+    """The history as the web thread reads it (thread-safe: Storage serialises calls)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self._reader: Storage | None = None
+        self._lock = threading.Lock()
+
+    def _storage(self) -> Storage:
+        with self._lock:
+            if self._reader is None:
+                reader = Storage.open_existing(self.data_dir)
+                if reader is None:
+                    raise StorageError(f"No game is stored in {self.data_dir} yet")
+                self._reader = reader
+            return self._reader
+
+    def close(self) -> None:
+        with self._lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+
+    def history(self, lang: str) -> dict[str, Any]:
+        """Every game, newest first (resumable ones marked), best and average per table
+        and variant, and the series the charts draw."""
+        try:
+            storage = self._storage()
+            rows = storage.history()
+            stats = storage.stats()
+        except StorageError:
+            rows, stats = [], []
+        return {
+            "labels": {name: i18n.tr(lang, key) for name, key in HISTORY_LABELS.items()},
+            "games": [_game_row(lang, row) for row in rows],
+            "stats": [
+                {
+                    "group": f"{stat.players}P · {i18n.variant_name(lang, stat.options)}",
+                    "games": stat.games,
+                    "best": stat.best,
+                    "average": round(stat.average, 1),
+                }
+                for stat in stats
+            ],
+            "series": _series(lang, rows),
+        }
+
+    def game(self, game_id: int, lang: str) -> dict[str, Any] | None:
+        """One game: its lines as the history says them and every action in words;
+        None when there is no such game or it no longer reads back."""
+        try:
+            stored = self._storage().load(game_id)
+        except StorageError:  # unknown, damaged, unreadable
+            return None
+        game = stored.replay()
+        names = stored.setup.names
+        return {
+            "id": game_id,
+            "names": list(names),
+            "variant": i18n.variant_name(lang, stored.setup.options),
+            "score": game.score,
+            "max": stored.setup.max_score,
+            "actions": [i18n.describe_event(lang, event, names) for event in game.events],
+        }
+
+    def log(self, game_id: int) -> str | None:
+        """The game's ``hanabi-log/1`` text (as ``export``); a damaged game's part that
+        replays; None when there is no such game."""
+        try:
+            storage = self._storage()
+            try:
+                return storage.export(game_id)
+            except DamagedGameError:
+                text, _ = storage.replayable_part(game_id)
+                return text or None
+        except StorageError:
+            return None
+
+
+def _game_row(lang: str, row: HistoryRow) -> dict[str, Any]:
+    first, second = game_lines(lang, row)
+    return {
+        "id": row.id,
+        "first": first,
+        "second": second,
+        "resumable": row.resumable,
+        "damaged": row.damaged is not None,
+    }
+
+
+def _series(lang: str, rows: list[HistoryRow]) -> list[dict[str, Any]]:
+    """Per table size and variant (the most played first): the finished games' scores in
+    the order played, and how many games ended on each score."""
+    groups: dict[tuple[int, str], dict[str, Any]] = {}
+    for row in reversed(rows):  # oldest first
+        if row.damaged or row.resumable:
+            continue
+        key = (row.players, row.options.code())
+        group = groups.setdefault(
+            key,
+            {
+                "group": f"{row.players}P · {i18n.variant_name(lang, row.options)}",
+                "max": row.max_score,
+                "scores": [],
+            },
+        )
+        group["scores"].append(row.score)
+    series = sorted(groups.values(), key=lambda group: -len(group["scores"]))
+    for group in series:
+        counts = [0] * (group["max"] + 1)
+        for score in group["scores"]:
+            counts[min(score, group["max"])] += 1
+        group["distribution"] = counts
+    return series

@@ -1,0 +1,416 @@
+"""The web server for phones: aiohttp on its own asyncio loop, in a daemon thread.
+
+It reads only the latest :class:`~companion.web.snapshot.Snapshot` of a
+:class:`~companion.web.snapshot.SnapshotBoard` (never pygame, never the controller)
+and the page's files, read once into memory at start (no path from a request ever
+reaches the file system). Every request needs the table code (``?code=`` then a
+cookie); nothing changes state.
+
+Routes: ``/`` the page, ``/static/NAME`` its files, ``/snapshot.json`` the table now,
+``/events`` the table as Server-Sent Events (one event per change, the action count as
+its id; a phone that connects, or reconnects with ``Last-Event-ID``, gets the current
+table at once: each event is the whole table, so resuming never shows half a change).
+
+A failure here is one line in the log and the table plays on (:meth:`WebServer.start`
+never raises).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gzip
+import hmac
+import logging
+import mimetypes
+import os
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import orjson
+from aiohttp import web
+
+from companion import i18n
+from companion.web.snapshot import SnapshotBoard
+
+if TYPE_CHECKING:
+    from companion.web.history import HistorySource
+
+log = logging.getLogger("hanabi-companion")
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+PAGE = "index.html"
+COOKIE = "table"
+#: A phone keeps the code a month: a table that plays every week never rescans.
+COOKIE_MAX_AGE = 30 * 24 * 3600
+
+#: No request has a body: anything above this is refused (413).
+MAX_BODY = 1024
+MAX_LINE = 2048  # the request line (a URL with its code is ~60 characters)
+MAX_FIELD = 4096  # one header
+MAX_HEADERS = 40
+#: Live pages at once (a table has at most five players, and a few spectators).
+MAX_STREAMS = 32
+#: A phone that does not take an event within this many seconds is dropped (it will
+#: reconnect and get the current table): a slow or stuck phone never holds the others.
+WRITE_TIMEOUT = 10.0
+#: A comment line this often keeps proxies and phones from closing a quiet stream.
+KEEPALIVE_SECONDS = 25.0
+#: How often a quiet stream looks whether its phone is still there (a phone gone
+#: without a word frees its place within this many seconds).
+CHECK_SECONDS = 5.0
+#: An idle keep-alive connection is closed after this long.
+IDLE_SECONDS = 30.0
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
+        " connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    # the code is in the URL: it never leaves with a link followed from the page
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+class _OneLine(logging.Filter):
+    """aiohttp's request errors: a malformed request (the client's doing) says nothing; a
+    failure of ours is one line in the companion's log, never a traceback. A phone on
+    the Wi-Fi can thus not fill the journal."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from aiohttp.http_exceptions import HttpProcessingError
+
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError | ConnectionError | TimeoutError):
+            return False
+        if error is not None:
+            log.warning("web: a request failed: %s", _reason(error))
+        else:
+            log.warning("web: %s", record.getMessage())
+        return False
+
+
+#: Where aiohttp's server says what went wrong with a request (see :class:`_OneLine`).
+REQUEST_LOG = logging.getLogger("hanabi-companion.web.requests")
+REQUEST_LOG.addFilter(_OneLine())
+REQUEST_LOG.propagate = False
+
+
+@dataclass(frozen=True, slots=True)
+class StaticFile:
+    content_type: str
+    raw: bytes
+    gzipped: bytes
+
+
+def load_static(folder: Path = STATIC_DIR) -> dict[str, StaticFile]:
+    """The page's files by name (one folder, no sub-folders), each also gzipped."""
+    files = {}
+    for path in sorted(folder.iterdir()):
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        if kind.startswith("text/") or kind in ("application/javascript", "image/svg+xml"):
+            kind += "; charset=utf-8"
+        raw = path.read_bytes()
+        files[path.name] = StaticFile(kind, raw, gzip.compress(raw, 9, mtime=0))
+    return files
+
+
+def page_weight(files: dict[str, StaticFile] | None = None) -> tuple[int, int]:
+    """The first load's bytes, raw and gzipped: every file of the page."""
+    files = files if files is not None else load_static()
+    return sum(len(f.raw) for f in files.values()), sum(len(f.gzipped) for f in files.values())
+
+
+class WebServer:
+    """The page for phones. :meth:`start` returns at once; the server runs in its own
+    thread until :meth:`stop` (or the process ends: the thread is a daemon)."""
+
+    def __init__(
+        self,
+        board: SnapshotBoard,
+        code: str,
+        *,
+        port: int = 8080,
+        bind: str = "",
+        static: dict[str, StaticFile] | None = None,
+        history: HistorySource | None = None,
+    ) -> None:
+        self.board = board
+        self.history = history
+        self.port = port
+        self.bind = bind
+        self._code = code
+        self._code_lock = threading.Lock()
+        self._static = static
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        self._stopped: asyncio.Event | None = None
+        self._changed: asyncio.Event | None = None
+        self._encoded: tuple[int, bytes] = (-1, b"")
+        self.streams = 0
+        #: The port listened on (the one asked, or the one the system gave for port 0).
+        self.bound_port: int | None = None
+        #: Set once the server listens, or gave up (then :attr:`failure` says why).
+        self.ready = threading.Event()
+        self.failure: str | None = None
+
+    # -- the app thread's side -------------------------------------------------
+
+    @property
+    def code(self) -> str:
+        with self._code_lock:
+            return self._code
+
+    @code.setter
+    def code(self, code: str) -> None:
+        """A new table code: old links and open pages stop working at once."""
+        with self._code_lock:
+            self._code = code
+        self._wake_threadsafe()
+
+    def start(self) -> None:
+        """Serve in a daemon thread; never raises (a failure is logged in one line)."""
+        self._thread = threading.Thread(target=self._serve, name="web", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        loop, stopped = self._loop, self._stopped
+        if loop is not None and stopped is not None:
+            with contextlib.suppress(RuntimeError):  # the loop already ended
+                loop.call_soon_threadsafe(stopped.set)
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _wake_threadsafe(self) -> None:
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop already ended
+                loop.call_soon_threadsafe(self._wake)
+
+    # -- the web thread --------------------------------------------------------
+
+    def _serve(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except Exception as error:  # one line, and the table plays on
+            self._fail(f"the page for phones stopped: {_reason(error)}")
+
+    def _fail(self, text: str) -> None:
+        self.failure = text
+        log.warning("web: %s", text)
+        self.ready.set()
+
+    async def _main(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        self._stopped = asyncio.Event()
+        self._changed = asyncio.Event()
+        if self._static is None:
+            self._static = load_static()
+        runner = web.AppRunner(
+            self._application(),
+            access_log=None,
+            logger=REQUEST_LOG,
+            handle_signals=False,
+            # a phone that closes its page ends its stream at once (its place is free)
+            handler_cancellation=True,
+            keepalive_timeout=IDLE_SECONDS,
+            max_line_size=MAX_LINE,
+            max_field_size=MAX_FIELD,
+            max_headers=MAX_HEADERS,
+            shutdown_timeout=1.0,
+        )
+        await runner.setup()
+        self._runner = runner
+        try:
+            site = web.TCPSite(runner, self.bind or None, self.port, backlog=64)
+            try:
+                await site.start()
+            except OSError as error:
+                where = f"{self.bind or 'every address'}, port {self.port}"
+                self._fail(f"cannot serve the page for phones on {where}: {_reason(error)}")
+                return
+            addresses = runner.addresses
+            self.bound_port = int(addresses[0][1]) if addresses else self.port
+            self.board.listen(self._wake_threadsafe)
+            self.ready.set()
+            await self._stopped.wait()
+        finally:
+            self.board.listen(None)
+            await runner.cleanup()
+
+    def _wake(self) -> None:
+        """In the loop: every stream looks at the board again."""
+        changed = self._changed
+        if changed is not None:
+            self._changed = asyncio.Event()
+            changed.set()
+
+    def _application(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._guard])
+        app.router.add_get("/", self._page)
+        app.router.add_get("/static/{name}", self._file)
+        app.router.add_get("/snapshot.json", self._snapshot)
+        app.router.add_get("/events", self._events)
+        app.router.add_get("/history.json", self._history)
+        app.router.add_get(r"/games/{game:\d{1,9}}.json", self._game)
+        app.router.add_get(r"/games/{game:\d{1,9}}.log", self._log)
+        return app
+
+    def _language(self) -> str:
+        return self.board.latest()[1].language
+
+    async def _history(self, request: web.Request) -> web.Response:
+        """Every stored game and the charts' series (read in a worker thread: the loop
+        keeps serving the live page meanwhile)."""
+        if self.history is None:
+            raise web.HTTPNotFound()
+        data = await asyncio.to_thread(self.history.history, self._language())
+        return web.Response(body=orjson.dumps(data), content_type="application/json")
+
+    async def _game(self, request: web.Request) -> web.Response:
+        if self.history is None:
+            raise web.HTTPNotFound()
+        game_id = int(request.match_info["game"])
+        data = await asyncio.to_thread(self.history.game, game_id, self._language())
+        if data is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=orjson.dumps(data), content_type="application/json")
+
+    async def _log(self, request: web.Request) -> web.Response:
+        """The game's log to download (``hanabi-log/1``, as ``export`` prints it)."""
+        if self.history is None:
+            raise web.HTTPNotFound()
+        game_id = int(request.match_info["game"])
+        text = await asyncio.to_thread(self.history.log, game_id)
+        if text is None:
+            raise web.HTTPNotFound()
+        disposition = f'attachment; filename="hanabi-game-{game_id}.jsonl"'
+        return web.Response(
+            text=text,
+            content_type="application/x-ndjson",
+            headers={"Content-Disposition": disposition},
+        )
+
+    @web.middleware
+    async def _guard(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """The table code on every request; the security headers on every answer."""
+        given = request.query.get("code") or request.cookies.get(COOKIE) or ""
+        # "replace": a query or cookie may hold anything, lone surrogates included
+        if not hmac.compare_digest(given.encode("utf-8", "replace"), self.code.encode()):
+            _, snapshot = self.board.latest()
+            sentence = i18n.tr(snapshot.language, "web_code_needed")
+            response: web.StreamResponse = web.Response(
+                status=403, text=sentence + "\n", headers=SECURITY_HEADERS
+            )
+            return response
+        try:
+            response = await handler(request)
+        except web.HTTPException as error:  # 404, 405: one plain line, nothing else
+            error.headers.update(SECURITY_HEADERS)
+            raise
+        if not response.prepared:
+            response.headers.update(SECURITY_HEADERS)
+        if request.query.get("code"):  # first visit: a cookie, so later requests need no URL
+            response.set_cookie(
+                COOKIE, self.code, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Strict"
+            )
+        return response
+
+    def _static_response(self, request: web.Request, name: str) -> web.Response:
+        files = self._static or {}
+        found = files.get(name)
+        if found is None:
+            raise web.HTTPNotFound()
+        headers = {"Content-Type": found.content_type, "Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+            return web.Response(body=found.gzipped, headers=headers)
+        return web.Response(body=found.raw, headers=headers)
+
+    async def _page(self, request: web.Request) -> web.Response:
+        return self._static_response(request, PAGE)
+
+    async def _file(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name == PAGE:
+            raise web.HTTPNotFound()
+        return self._static_response(request, name)
+
+    def _encoded_snapshot(self) -> tuple[int, bytes, int]:
+        """The latest snapshot as JSON, encoded once per change; its revision and id."""
+        revision, snapshot = self.board.latest()
+        if self._encoded[0] != revision:
+            self._encoded = (revision, orjson.dumps(snapshot.to_json()))
+        return revision, self._encoded[1], snapshot.actions
+
+    async def _snapshot(self, request: web.Request) -> web.Response:
+        _, body, _ = self._encoded_snapshot()
+        return web.Response(body=body, content_type="application/json")
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        if self.streams >= MAX_STREAMS:
+            sentence = i18n.tr(self._language(), "web_too_many")
+            raise web.HTTPServiceUnavailable(text=sentence + "\n")
+        code = self.code
+        response = web.StreamResponse(
+            headers={
+                **SECURITY_HEADERS,
+                "Content-Type": "text/event-stream",
+                "X-Accel-Buffering": "no",
+            }
+        )
+        if request.query.get("code"):
+            response.set_cookie(
+                COOKIE, code, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Strict"
+            )
+        response.force_close()  # a stream that ends (a new code) ends its connection
+        self.streams += 1
+        try:
+            await response.prepare(request)
+            # Whatever Last-Event-ID says, the first event is the table now: each event is
+            # the whole table, so this is exactly where the phone resumes.
+            sent = -1
+            loop = asyncio.get_running_loop()
+            written = loop.time()
+            while self.code == code:
+                changed = self._changed
+                assert changed is not None
+                revision, body, actions = self._encoded_snapshot()
+                if revision != sent:
+                    message = b"id: %d\nevent: table\ndata: %s\n\n" % (actions, body)
+                    await asyncio.wait_for(response.write(message), WRITE_TIMEOUT)
+                    sent, written = revision, loop.time()
+                    continue
+                try:
+                    await asyncio.wait_for(changed.wait(), CHECK_SECONDS)
+                except TimeoutError:
+                    transport = request.transport
+                    if transport is None or transport.is_closing():
+                        break  # the phone is gone
+                    if loop.time() - written >= KEEPALIVE_SECONDS:
+                        await asyncio.wait_for(response.write(b": keep-alive\n\n"), WRITE_TIMEOUT)
+                        written = loop.time()
+        except (TimeoutError, ConnectionError):
+            pass  # a phone gone or too slow: it reconnects and gets the table then
+        finally:
+            self.streams -= 1
+        return response
+
+
+def _reason(error: BaseException) -> str:
+    """An error in words, without Python's internals ("[Errno 98]")."""
+    if isinstance(error, OSError) and error.errno:
+        words = os.strerror(error.errno)  # asyncio's strerror also names the socket
+        return words[:1].lower() + words[1:]
+    return type(error).__name__

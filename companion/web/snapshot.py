@@ -1,0 +1,300 @@
+"""The table as a phone sees it: an immutable snapshot of plain values.
+
+The app loop builds one from the controller after every change and publishes it
+(:class:`SnapshotBoard`); the web thread only reads the latest. Every text is
+already in the table's language, from :mod:`companion.i18n`: the page has no
+strings of its own but the few labels carried in :attr:`Snapshot.labels`.
+
+>>> from companion.controller import Controller, SetupDraft
+>>> snapshot = build_snapshot(Controller(SetupDraft(players=2)))
+>>> snapshot.playing, snapshot.actions, dict(snapshot.labels)["my_hand"]
+(False, 0, 'My hand')
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from companion import i18n
+from companion.controller import Controller
+from engine.cards import Color
+from engine.game import Event, Game
+from engine.memory import SlotKnowledge
+
+#: How many of the last actions the page lists, newest first.
+RECENT_ACTIONS = 8
+
+#: The page's own labels, by the key the page reads and the i18n key it is said with.
+LABELS = {
+    "my_hand": "web_my_hand",
+    "pick_seat": "web_pick_seat",
+    "change_seat": "web_change_seat",
+    "everyone": "web_everyone",
+    "table": "web_table",
+    "recent": "web_recent",
+    "discards": "discards",
+    "no_discards": "no_discards",
+    "no_game": "web_no_game",
+    "offline": "web_offline",
+    "hints": "hint_tokens",
+    "fuses": "fuses",
+    "deck": "deck",
+    "no_hand_memory": "web_no_hand_memory",
+    "history": "history",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SuitView:
+    """One suit of the game: its letter (``R``…), its name, its firework's top rank."""
+
+    letter: str
+    name: str
+    top: int
+    dead: bool  # a card it needs is gone for good: it can never be completed
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardView:
+    """One discarded card; ``mark`` is ``!`` (the last copy of a card still needed),
+    ``×`` (a card a firework needed, gone for good) or empty."""
+
+    letter: str
+    rank: int
+    mark: str
+
+
+@dataclass(frozen=True, slots=True)
+class SlotView:
+    """What the table heard about one card of a hand (hand memory), slot 1 first.
+
+    ``color`` is the suit's letter when the hints leave one, else empty and
+    ``not_colors`` the letters it cannot be; ``rank`` the rank when one is left (else 0)
+    and ``not_ranks`` the ranks it cannot be.
+    """
+
+    number: int
+    color: str
+    not_colors: tuple[str, ...]
+    rank: int
+    not_ranks: tuple[int, ...]
+    touched: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    name: str
+    current: bool
+    hand: tuple[SlotView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Everything the page shows. ``actions`` (the actions recorded so far) is the SSE
+    event id; ``game`` tells one game from the next (a new game starts again at 0)."""
+
+    language: str
+    labels: tuple[tuple[str, str], ...]
+    playing: bool = False
+    game: str = ""
+    actions: int = 0
+    turn: str = ""
+    final_round: str = ""
+    hints: int = 0
+    fuses: int = 0
+    max_fuses: int = 3
+    deck: int = 0
+    score_line: str = ""
+    suits: tuple[SuitView, ...] = ()
+    discards_title: str = ""
+    discards: tuple[tuple[str, tuple[DiscardView, ...]], ...] = ()
+    recent: tuple[str, ...] = ()
+    over: bool = False
+    result_title: str = ""
+    result_sentence: str = ""
+    hand_memory: bool = False
+    seats: tuple[SeatView, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON values (tuples become lists, the labels an object)."""
+        data = asdict(self)
+        data["labels"] = dict(self.labels)
+        return data
+
+
+@lru_cache(maxsize=8)
+def labels(lang: str) -> tuple[tuple[str, str], ...]:
+    """The page's labels in ``lang``, as (name, text) pairs."""
+    return tuple((name, i18n.tr(lang, key)) for name, key in LABELS.items())
+
+
+def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
+    """The table as the controller has it now; ``game_key`` names the stored game."""
+    lang = controller.language
+    game = controller.game
+    if game is None:
+        return Snapshot(language=lang, labels=labels(lang))
+    from companion.screens.game import final_round_text, score_text, turn_text
+
+    names = game.setup.names
+    over = game.is_over
+    title = sentence = ""
+    if over:
+        title, sentence = _result(lang, game)
+    dead = set(game.dead_fireworks())
+    suits = tuple(
+        SuitView(
+            suit.color.letter,
+            i18n.color_name(lang, suit.color),
+            game.position.fireworks[suit.color],
+            suit.color in dead,
+        )
+        for suit in game.setup.suits
+    )
+    memory = game.setup.options.hand_memory
+    current = game.current_player
+    seats = tuple(
+        SeatView(name, seat == current, _hand(game, seat) if memory else ())
+        for seat, name in enumerate(names)
+    )
+    recent = tuple(
+        _described(lang, event, names) for event in reversed(game.events[-RECENT_ACTIONS:])
+    )
+    return Snapshot(
+        language=lang,
+        labels=labels(lang),
+        playing=True,
+        game=game_key or game.setup.started_at or "",
+        actions=len(game.actions),
+        turn="" if over else turn_text(lang, game),
+        final_round="" if over else final_round_text(lang, game),
+        hints=game.position.hints,
+        fuses=game.position.fuses,
+        deck=game.position.deck,
+        score_line=_score_line(lang, game, score_text),
+        suits=suits,
+        discards_title=_discard_title(lang, game),
+        discards=_discards(game),
+        recent=recent,
+        over=over,
+        result_title=title,
+        result_sentence=sentence,
+        hand_memory=memory,
+        seats=seats,
+    )
+
+
+def _score_line(lang: str, game: Game, score_text: Callable[[str, Game], str]) -> str:
+    if game.is_over:
+        return i18n.tr(lang, "score", score=game.score) + f" / {game.setup.max_score}"
+    return score_text(lang, game)
+
+
+def _result(lang: str, game: Game) -> tuple[str, str]:
+    """The end's title and sentence, as the end screen says them."""
+    from engine.game import Outcome
+
+    reason = game.end_reason
+    assert reason is not None
+    reason_text = i18n.end_reason_text(lang, reason, game.setup.names[game.position.current])
+    rating = game.rating
+    if rating is not None:
+        return i18n.rating_title(lang, rating), i18n.rating_sentence(lang, rating)
+    won = game.outcome is Outcome.WON
+    return i18n.tr(lang, "end_perfect") if won else i18n.tr(lang, "lost"), reason_text
+
+
+def _discard_title(lang: str, game: Game) -> str:
+    pile = game.position.discards
+    title = i18n.tr(lang, "discards")
+    return f"{title} ({len(pile)})" if pile else title
+
+
+def _discards(game: Game) -> tuple[tuple[str, tuple[DiscardView, ...]], ...]:
+    """The discard pile by suit (the game's suit order), each suit rank by rank."""
+    critical = set(game.critical_cards())
+    lost = set(game.lost_cards())
+    groups = []
+    for suit in game.setup.suits:
+        cards = sorted(card for card in game.position.discards if card.color == suit.color)
+        if cards:
+            views = tuple(
+                DiscardView(
+                    card.color.letter,
+                    card.rank,
+                    "×" if card in lost else ("!" if card in critical else ""),
+                )
+                for card in cards
+            )
+            groups.append((suit.color.letter, views))
+    return tuple(groups)
+
+
+@lru_cache(maxsize=256)
+def _described(lang: str, event: Event, names: tuple[str, ...]) -> str:
+    """An action in words (the same few events are said again after every action)."""
+    return i18n.describe_event(lang, event, names)
+
+
+def _hand(game: Game, seat: int) -> tuple[SlotView, ...]:
+    colors = tuple(suit.color for suit in game.setup.suits)
+    return tuple(
+        _slot(number, known, colors) for number, known in enumerate(game.hand_memory(seat), start=1)
+    )
+
+
+@lru_cache(maxsize=1024)
+def _slot(number: int, known: SlotKnowledge, colors: tuple[Color, ...]) -> SlotView:
+    """One slot's view (cached: most slots are the same from one action to the next)."""
+    color = known.color
+    rank = known.rank
+    ruled_out = (
+        () if color is not None else tuple(c.letter for c in colors if c not in known.colors)
+    )
+    return SlotView(
+        number=number,
+        color=color.letter if color is not None else "",
+        not_colors=ruled_out,
+        rank=rank or 0,
+        not_ranks=tuple(r for r in range(1, 6) if r not in known.ranks) if rank is None else (),
+        touched=known.touched,
+    )
+
+
+class SnapshotBoard:
+    """Where the app loop leaves the latest snapshot and the web thread reads it.
+
+    Thread-safe: :meth:`publish` (app thread) swaps the reference under a lock and calls
+    the listener (the server's wake-up, which hands over to its own loop); :meth:`latest`
+    (any thread) reads it. ``revision`` grows by one each time the snapshot changes.
+    """
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self._lock = threading.Lock()
+        self._snapshot = snapshot
+        self._revision = 0
+        self._listener: Callable[[], None] | None = None
+
+    def publish(self, snapshot: Snapshot) -> bool:
+        """Make ``snapshot`` the latest; False (nothing sent) when it is the same table."""
+        with self._lock:
+            if snapshot == self._snapshot:
+                return False
+            self._snapshot = snapshot
+            self._revision += 1
+            listener = self._listener
+        if listener is not None:
+            listener()
+        return True
+
+    def latest(self) -> tuple[int, Snapshot]:
+        with self._lock:
+            return self._revision, self._snapshot
+
+    def listen(self, listener: Callable[[], None] | None) -> None:
+        with self._lock:
+            self._listener = listener
