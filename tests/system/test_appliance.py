@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import time
 
 import pytest
@@ -155,6 +156,58 @@ def test_a_hint_changes_the_screen_and_is_stored(appliance: Appliance) -> None:
     assert_screen_shows(appliance, log, "hint")
     _, after = appliance.machine.screendump()
     assert vm.differing_pixels(before, after) > 0
+
+
+#: Chromium on the host, as the browser tests start it: headless, nothing fetched.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def test_a_phone_sees_the_vms_game_change_after_a_key(appliance: Appliance) -> None:
+    """Issue 21 on the target: the installed service serves the page for phones on the
+    LAN (the unit's address allow-list lets the private range in); the host's Chromium
+    loads it through QEMU's port forward, with the table code the journal's "phones:"
+    line gives, and sees the VM's game change after a key typed on the VM."""
+    from playwright.sync_api import sync_playwright
+
+    machine = appliance.machine
+    machine.bring_up_network()
+    journal = machine.run("journalctl", "-b", "-u", SERVICE, "-o", "cat", "--no-pager").stdout
+    links = re.findall(r"^phones: (http://\S+)$", journal, re.MULTILINE)
+    assert links, f"no 'phones:' line in the journal:\n{journal[-2000:]}"
+    code = re.search(r"[?&]code=([^&\s]+)", links[-1])
+    assert code, links[-1]
+    url = f"http://127.0.0.1:{machine.web_port}/?code={code.group(1)}"
+    before = len(actions_of(appliance.export()))
+    chromium = shutil.which("chromium")
+    assert chromium, "Debian's chromium is needed on the host (.ci/run installs it)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 360, "height": 740})
+            started = time.monotonic()
+            page.goto(url, timeout=120_000)
+            shown = f'body[data-actions="{before}"]'
+            page.wait_for_selector(shown, state="attached", timeout=120_000)
+            appliance.figures["phone page shown (s)"] = time.monotonic() - started
+            hints = int(page.inner_text("#hints").split("/")[0])
+            machine.send_keys("h")
+            wait_for_log(appliance, lambda text: len(actions_of(text)) == before + 1)
+            started = time.monotonic()
+            shown = f'body[data-actions="{before + 1}"]'
+            page.wait_for_selector(shown, state="attached", timeout=120_000)
+            appliance.figures["key to phone (s)"] = time.monotonic() - started
+            assert page.inner_text("#hints") == f"{hints - 1}/8"
+            page.screenshot(path=str(machine.directory / "phone.png"))
+        finally:
+            browser.close()
 
 
 def test_no_restart_and_no_error_after_30_seconds(appliance: Appliance) -> None:
@@ -335,7 +388,7 @@ def test_uninstall_keeps_the_games(appliance: Appliance) -> None:
         "'file:/var/lib/hanabi-companion/games.db?mode=ro', uri=True);"
         "print(db.execute('select count(*) from actions').fetchone()[0])",
     ).stdout  # fmt: skip
-    assert int(count) == 2  # the hint, and the play the keyboard reader recorded
+    assert int(count) == 3  # two hints (the panel's, the phone test's), the reader's play
 
 
 #: The pure tests run under the VM's own Python (3.13 on trixie). The

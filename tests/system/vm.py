@@ -394,6 +394,32 @@ def probe_accelerator(image: Image, directory: Path) -> str:
     return "kvm" if reached else "tcg"
 
 
+#: The port the installed companion serves its page for phones on (its default).
+GUEST_WEB_PORT = 8080
+
+#: Run in the guest by :meth:`Machine.bring_up_network`: the first network card gets
+#: 10.0.2.15/24 (SIOCSIFADDR, SIOCSIFNETMASK) and is brought up (SIOCSIFFLAGS).
+_NETWORK_UP = """
+import fcntl, os, socket, struct
+name = sorted(n for n in os.listdir('/sys/class/net') if n != 'lo')[0].encode()
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+def addr(ip):
+    return struct.pack('16sH2s4s8s', name, socket.AF_INET, b'\\0\\0', socket.inet_aton(ip), b'')
+fcntl.ioctl(s, 0x8916, addr('10.0.2.15'))
+fcntl.ioctl(s, 0x891C, addr('255.255.255.0'))
+flags = struct.unpack('16sH', fcntl.ioctl(s, 0x8913, struct.pack('16sH', name, 0)))[1]
+fcntl.ioctl(s, 0x8914, struct.pack('16sH', name, flags | 1))
+print(name.decode())
+"""
+
+
+def free_local_port() -> int:
+    """A TCP port nothing listens on at 127.0.0.1 now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 class Machine:
     """A running VM: QEMU, its QMP monitor and the test agent."""
 
@@ -419,6 +445,9 @@ class Machine:
             check=True,
         )
         self.console_log = directory / "console.log"
+        #: The host's port that QEMU forwards to the guest's page for phones (8080): a
+        #: user-mode network, restricted (the guest reaches nothing outside it).
+        self.web_port = free_local_port()
         self.qmp_path = directory / "qmp.sock"
         self.agent_path = directory / "agent.sock"
         cpu = ["-cpu", "host"] if accel == "kvm" else []
@@ -441,7 +470,8 @@ class Machine:
             "-chardev", f"socket,id=agent,path={self.agent_path},server=on,wait=off",
             "-device", "virtserialport,chardev=agent,name=org.hanabi.agent",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
-            "-nic", "none",
+            "-nic", f"user,model=virtio-net-pci,restrict=on,"
+                    f"hostfwd=tcp:127.0.0.1:{self.web_port}-:{GUEST_WEB_PORT}",
         ]  # fmt: skip
         self.started = time.monotonic()
         self.process = subprocess.Popen(
@@ -538,6 +568,12 @@ class Machine:
                 f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
             )
         return result
+
+    def bring_up_network(self) -> None:
+        """Give the guest's network card QEMU's user-mode address (10.0.2.15/24) and bring
+        it up, with the kernel's own ioctls (the image has no network tools: a Pi's own
+        network is set up by its OS, not by our installer)."""
+        self.run("python3", "-c", _NETWORK_UP, timeout=60)
 
     def sh(self, script: str, timeout: float = 120, check: bool = True) -> str:
         return self.run("sh", "-c", script, timeout=timeout, check=check).stdout
