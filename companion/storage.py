@@ -32,11 +32,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import json
+import logging
 import os
 import sqlite3
 import struct
 import threading
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -46,6 +49,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, TypeVar
 
+from companion import i18n
 from engine.actions import Action, Discard, Hint, Play
 from engine.errors import CompanionError, IllegalAction
 from engine.game import EndReason, Game, Outcome, Rating
@@ -61,6 +65,7 @@ from engine.setup import GameSetup
 
 __all__ = [
     "APPLICATION_ID",
+    "LEDGER_NAME",
     "LOCK_NAME",
     "SCHEMA_VERSION",
     "CompanionRunningError",
@@ -68,6 +73,8 @@ __all__ = [
     "DataDirLock",
     "GameStateError",
     "HistoryRow",
+    "Ledger",
+    "LedgerState",
     "StatsRow",
     "Storage",
     "StorageError",
@@ -76,14 +83,20 @@ __all__ = [
     "UnknownGameError",
 ]
 
+log = logging.getLogger("hanabi-companion.storage")
+
 APPLICATION_ID: Final = 0x48414E42
 """``PRAGMA application_id`` of our database files: ASCII ``HANB``."""
 
-SCHEMA_VERSION: Final = 1
-"""``PRAGMA user_version`` of the schema this module creates."""
+SCHEMA_VERSION: Final = 2
+"""``PRAGMA user_version`` of the schema this module creates (and upgrades older files to:
+:data:`_MIGRATIONS`)."""
 
 BUSY_TIMEOUT_MS: Final = 5000
 """How long a statement waits for another connection's lock before failing."""
+
+LEDGER_NAME: Final = "games.ledger"
+"""The small file beside the database that remembers what it held (:class:`Ledger`)."""
 
 LOCK_NAME: Final = "companion.lock"
 """The file in the data directory a running companion holds locked (``flock``)."""
@@ -119,6 +132,11 @@ _SCHEMA_PROBES = (
     " rating, outcome, end_reason, status FROM games LIMIT 0",
     "SELECT game_id, seq, line FROM actions LIMIT 0",
     "SELECT key, value FROM settings LIMIT 0",
+)
+#: The columns schema 2 added (:func:`_migrate_integrity`), probed in a file of schema 2.
+_INTEGRITY_PROBES = (
+    "SELECT actions_count, chain FROM games LIMIT 0",
+    "SELECT chain FROM actions LIMIT 0",
 )
 
 
@@ -165,7 +183,7 @@ _SCHEMA = (
     ) WITHOUT ROWID
     """,
     f"PRAGMA application_id = {APPLICATION_ID}",
-    f"PRAGMA user_version = {SCHEMA_VERSION}",
+    "PRAGMA user_version = 1",  # then the migrations: a new file and an old one end alike
 )
 
 
@@ -314,6 +332,11 @@ class Storage:
         self.notice = notice
         #: The copy of a damaged journal kept aside at opening (``notice`` then says so).
         self.journal_copy: Path | None = None
+        #: What the data directory remembers of the file (None for a bare :class:`Storage`).
+        self.ledger: Ledger | None = None
+        #: What ``notice`` says, as sentences of the app (a key of :mod:`companion.i18n` and
+        #: its parameters), for the screen to say it in its language.
+        self.findings: list[tuple[str, dict[str, object]]] = []
 
     # -- opening -----------------------------------------------------------
 
@@ -343,6 +366,7 @@ class Storage:
         path = data_dir / cls.DEFAULT_NAME
         verdict = _examine(path)  # read-only: the journal is not touched
         notice: str | None = None
+        findings: list[tuple[str, dict[str, object]]] = []
         if verdict.kind == "ours":
             # Before our connection: SQLite would quietly stop at a damaged frame, and
             # reuse the journal from its start at the next write.
@@ -350,13 +374,11 @@ class Storage:
         elif verdict.kind in ("corrupt", "foreign", "newer"):
             moved = _move_aside(path, verdict.kind, _file_stamp(clock))  # with its journal
             notice = _moved_notice(verdict, path, moved)
+            findings.append((f"database_{verdict.kind}_moved_aside", {"copy": moved.name}))
         elif verdict.kind == "new":
             notice = _set_aside_orphans(path, clock)
-        if verdict.kind == "ours" and not os.access(path, os.R_OK | os.W_OK):
-            raise StorageError(
-                f"The games database {path} is read-only, so the games cannot be saved;"
-                " check its owner and permissions"
-            )
+        if verdict.kind != "ours":
+            _create_private(path)  # none there (or 0 bytes, kept as they are)
         try:
             connection = _connect(path)
         except StorageError as error:
@@ -369,15 +391,45 @@ class Storage:
             verdict = _Verdict("corrupt", str(cause))
             moved = _move_aside(path, verdict.kind, _file_stamp(clock))
             notice = _moved_notice(verdict, path, moved)
+            findings.append((f"database_{verdict.kind}_moved_aside", {"copy": moved.name}))
+            _create_private(path)
             connection = _connect(path)
         try:
             if verdict.kind != "ours":
                 _create_schema(connection, path)
                 _fsync_directory(data_dir)
+            _migrate(connection, path)
         except BaseException:
             connection.close()
             raise
+        try:
+            ledger = Ledger(data_dir / LEDGER_NAME)
+        except OSError as error:
+            connection.close()
+            raise StorageError(
+                f"The file {data_dir / LEDGER_NAME} cannot be written"
+                f" ({error.strerror or error}), so the games cannot be saved;"
+                " check its owner and permissions"
+            ) from error
+        try:
+            if verdict.kind in ("new", "ours"):
+                said = _compare_with_ledger(connection, ledger.state, path, verdict.kind)
+                findings.extend(said)
+                if said:
+                    notice = " · ".join(
+                        filter(None, [notice, *(_finding_text(k, p) for k, p in said)])
+                    )
+            ledger.write(_ledger_state(connection))
+        except (OSError, sqlite3.Error) as error:
+            ledger.close()
+            connection.close()
+            raise StorageError(
+                f"Could not check the games database {path} against its ledger:"
+                f" {getattr(error, 'strerror', None) or error}"
+            ) from error
         storage = cls(connection, path, notice, clock)
+        storage.ledger = ledger
+        storage.findings = findings
         if verdict.kind == "ours":
             storage.journal_copy = journal_copy
         return storage
@@ -387,6 +439,8 @@ class Storage:
         with self._lock:
             self.checkpoint()
             connection, self._connection = self._connection, None
+            if self.ledger is not None:
+                self.ledger.close()
             if connection is not None:
                 try:
                     connection.close()
@@ -446,7 +500,11 @@ class Storage:
                 (header, stamp, setup.players, setup.options.code(), setup.max_score),
             )
             game_id = cursor.lastrowid
-        assert game_id is not None
+            assert game_id is not None
+            db.execute(
+                "UPDATE games SET actions_count = 0, chain = ? WHERE id = ?",
+                (_chain_start(game_id, header.encode()), game_id),
+            )
         self.checkpoint()
         return game_id
 
@@ -465,10 +523,15 @@ class Storage:
                 raise GameStateError(
                     f"Game {game_id} is {_status_words(status)}: it takes no more actions"
                 )
+            count, head = _chain_head(db, game_id)
+            link = _chain_next(head, line.encode())
             db.execute(
-                "INSERT INTO actions (game_id, seq, line)"
-                " SELECT ?, COALESCE(MAX(seq), 0) + 1, ? FROM actions WHERE game_id = ?",
-                (game_id, line, game_id),
+                "INSERT INTO actions (game_id, seq, line, chain) VALUES (?, ?, ?, ?)",
+                (game_id, count + 1, line, link),
+            )
+            db.execute(
+                "UPDATE games SET actions_count = ?, chain = ? WHERE id = ?",
+                (count + 1, link, game_id),
             )
 
     def drop_last_action(self, game_id: int) -> None:
@@ -478,16 +541,33 @@ class Storage:
         ``playing`` and clears its result. Raises :class:`GameStateError` if
         the game has no action or was abandoned.
         """
-        with self._transaction(f"undo the last action of game {game_id}", write=True) as db:
+        # The ledger is written before the commit: it may say one action fewer than the
+        # file (never a loss), never one more (a false alarm after a power cut).
+        what = f"undo the last action of game {game_id}"
+        with self._transaction(what, write=True, ledger_first=True) as db:
             status = _status(db, game_id)
             if status is GameStatus.ABANDONED:
                 raise GameStateError(f"Game {game_id} was abandoned: it cannot be changed")
-            (last,) = db.execute(
-                "SELECT MAX(seq) FROM actions WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            if last is None:
+            last, _ = _chain_head(db, game_id)
+            if last == 0:
                 raise GameStateError(f"Game {game_id} has no action to undo")
             db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, last))
+            before = db.execute(
+                "SELECT chain FROM actions WHERE game_id = ? AND seq = ?", (game_id, last - 1)
+            ).fetchone()
+            if last == 1:
+                (header,) = db.execute(
+                    "SELECT CAST(header AS BLOB) FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                link = _chain_start(game_id, bytes(header or b""))
+            elif before is None or not isinstance(before[0], bytes):
+                raise _damaged(game_id, f"action {last - 1} is missing")
+            else:
+                link = before[0]
+            db.execute(
+                "UPDATE games SET actions_count = ?, chain = ? WHERE id = ?",
+                (last - 1, link, game_id),
+            )
             if status is GameStatus.OVER:
                 db.execute(
                     "UPDATE games SET status = 'playing', finished_at = NULL, score = NULL,"
@@ -697,10 +777,14 @@ class Storage:
         return _as_utc(self._now()).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     @contextlib.contextmanager
-    def _transaction(self, what: str, *, write: bool) -> Iterator[sqlite3.Connection]:
+    def _transaction(
+        self, what: str, *, write: bool, ledger_first: bool = False
+    ) -> Iterator[sqlite3.Connection]:
         """One transaction, committed on success and rolled back on any error.
 
-        SQLite errors become :class:`StorageError` ("Could not <what>: …").
+        A write is then noted in the ledger (before the commit too, with ``ledger_first``:
+        for a write that lowers a count). SQLite errors become :class:`StorageError`
+        ("Could not <what>: …").
         """
         with self._lock:
             db = self._connection
@@ -709,7 +793,11 @@ class Storage:
             try:
                 db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 yield db
+                if ledger_first:
+                    self._note(db)
                 db.execute("COMMIT")
+                if write:
+                    self._note(db)
             except BaseException as error:
                 if db.in_transaction:
                     with contextlib.suppress(sqlite3.Error):
@@ -719,6 +807,16 @@ class Storage:
                         raise _full_error(self.path.parent, what) from error
                     raise StorageError(f"Could not {what}: {error}") from error
                 raise
+
+    def _note(self, db: sqlite3.Connection) -> None:
+        """Write what the file holds now to the ledger (when it changed). A ledger that cannot
+        be written is said in the log; the games are safe in the database all the same."""
+        if self.ledger is None:
+            return
+        try:
+            self.ledger.write(_ledger_state(db))
+        except OSError as error:
+            log.warning("Could not write the ledger %s: %s", self.ledger.path, error)
 
     def _load(self, db: sqlite3.Connection, game_id: int) -> StoredGame:
         status = _status(db, game_id)
@@ -825,21 +923,82 @@ def _log_rows(db: sqlite3.Connection, game_id: int) -> tuple[str, list[str]]:
     The text is read as bytes and decoded here: bytes that are not UTF-8 make a
     :class:`DamagedGameError` naming the game, not a failure of the whole query.
     """
-    (header,) = db.execute(
-        "SELECT CAST(header AS BLOB) FROM games WHERE id = ?", (game_id,)
+    header, count, head = db.execute(
+        "SELECT CAST(header AS BLOB), actions_count, chain FROM games WHERE id = ?", (game_id,)
     ).fetchone()
     rows = db.execute(
-        "SELECT seq, CAST(line AS BLOB) FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        "SELECT seq, CAST(line AS BLOB), chain FROM actions WHERE game_id = ? ORDER BY seq",
+        (game_id,),
     ).fetchall()
-    for expected, (seq, _) in enumerate(rows, start=1):
+    for expected, (seq, _, _) in enumerate(rows, start=1):
         if seq != expected:
-            raise DamagedGameError(
-                f"Stored game {game_id} is damaged: action {expected} is missing", game_id
-            )
-    return _decoded(game_id, "its header", header), [
-        _decoded(game_id, f"action {number}", line)
-        for number, (_, line) in enumerate(rows, start=1)
-    ]
+            raise _damaged(game_id, f"action {expected} is missing")
+    texts = (
+        _decoded(game_id, "its header", header),
+        [
+            _decoded(game_id, f"action {number}", line)
+            for number, (_, line, _) in enumerate(rows, start=1)
+        ],
+    )
+    try:
+        _check_chain(game_id, header, [(line, link) for _, line, link in rows], count, head)
+    except DamagedGameError:
+        _parse_game(game_id, *texts)  # a line that does not parse or replay says more
+        raise
+    return texts
+
+
+# -- what makes an edit or a missing row evident (schema 2) ----------------------------------
+
+
+def _chain_start(game_id: int, header: bytes) -> bytes:
+    """The link a game's chain starts from: its id and its header line (so a row moved to
+    another game, or a changed header, breaks the chain)."""
+    return hashlib.blake2b(b"%d\n%s" % (game_id, header), digest_size=16).digest()
+
+
+def _chain_next(link: bytes, line: bytes) -> bytes:
+    """The link of an action: the previous link and the action's line, hashed."""
+    return hashlib.blake2b(link + line, digest_size=16).digest()
+
+
+def _damaged(game_id: int, what: str) -> DamagedGameError:
+    return DamagedGameError(f"Stored game {game_id} is damaged: {what}", game_id)
+
+
+def _chain_head(db: sqlite3.Connection, game_id: int) -> tuple[int, bytes]:
+    """How many actions the game holds as its row says, and its last link."""
+    row = db.execute("SELECT actions_count, chain FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise UnknownGameError(f"There is no stored game {game_id}")
+    count, head = row
+    if not isinstance(count, int) or count < 0 or not isinstance(head, bytes):
+        raise _damaged(game_id, "its count of actions or its digest is not one we write")
+    return count, head
+
+
+def _check_chain(
+    game_id: int,
+    header: bytes | None,
+    rows: list[tuple[bytes | None, object]],
+    count: object,
+    head: object,
+) -> None:
+    """:class:`DamagedGameError` unless the rows are the game's saved actions, all of them:
+    each row's link is the hash of the previous link and its line, the game's row keeps the
+    count and the last link (a deleted last row, or a changed line or header, shows)."""
+    link = _chain_start(game_id, bytes(header or b""))
+    for number, (line, stored) in enumerate(rows, start=1):
+        link = _chain_next(link, bytes(line or b""))
+        if stored != link:
+            where = "its header or action 1" if number == 1 else f"action {number}"
+            raise _damaged(game_id, f"{where} was changed after it was saved")
+    if not isinstance(count, int) or not isinstance(head, bytes):
+        raise _damaged(game_id, "its count of actions or its digest is not one we write")
+    if len(rows) < count:
+        raise _damaged(game_id, f"its last {count - len(rows)} saved action(s) are missing")
+    if len(rows) > count or head != link:
+        raise _damaged(game_id, "its actions differ from those saved")
 
 
 def _decoded(game_id: int, where: str, data: bytes | None) -> str:
@@ -857,12 +1016,15 @@ def _raw_log_rows(db: sqlite3.Connection, game_id: int) -> tuple[bytes, list[byt
         "SELECT CAST(header AS BLOB) FROM games WHERE id = ?", (game_id,)
     ).fetchone()
     rows = db.execute(
-        "SELECT seq, CAST(line AS BLOB) FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        "SELECT seq, CAST(line AS BLOB), chain FROM actions WHERE game_id = ? ORDER BY seq",
+        (game_id,),
     ).fetchall()
     lines: list[bytes] = []
-    for expected, (seq, line) in enumerate(rows, start=1):
-        if seq != expected:
-            break  # a gap: what follows cannot be in order
+    link = _chain_start(game_id, bytes(header or b""))
+    for expected, (seq, line, stored) in enumerate(rows, start=1):
+        link = _chain_next(link, bytes(line or b""))
+        if seq != expected or stored != link:
+            break  # a gap, or a line changed (or the header): what follows is not as saved
         lines.append(line or b"")
     return header or b"", lines
 
@@ -957,8 +1119,10 @@ def _parse_game(game_id: int, header: str, lines: list[str]) -> tuple[GameSetup,
 
 
 def _ensure_directory(data_dir: Path) -> None:
+    """Create the data directory if needed: its owner's only (0700), as systemd makes the
+    service's; a directory that exists keeps its modes."""
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     except FileExistsError:
         raise StorageError(
             f"The data directory {data_dir} is a file, not a directory; the games cannot be saved"
@@ -1006,6 +1170,14 @@ def _examine(path: Path) -> _Verdict:
     header_id = int.from_bytes(head[_APPLICATION_ID_OFFSET : _APPLICATION_ID_OFFSET + 4], "big")
     if header_id not in (0, APPLICATION_ID):
         return _Verdict("foreign", f"application id 0x{header_id:08X}")
+    if not os.access(path, os.R_OK | os.W_OK):
+        # Said before SQLite opens it: a read-only connection would leave -wal and -shm
+        # files behind with the database's modes, read-only, and every later write would
+        # fail once the database itself is writable again.
+        raise StorageError(
+            f"The games database {path} is read-only, so the games cannot be saved;"
+            " check its owner and permissions"
+        )
     return _probe(path)
 
 
@@ -1032,12 +1204,13 @@ def _probe(path: Path) -> _Verdict:
             return _Verdict("foreign", f"{what}, tables: {listed}")
         if version > SCHEMA_VERSION:
             return _Verdict("newer", str(version))
-        if version < SCHEMA_VERSION or not tables >= _TABLES:
+        if version < 1 or not tables >= _TABLES:
             return _Verdict("corrupt", "its tables are incomplete")
         problems = [row[0] for row in probe.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             return _Verdict("corrupt", f"the integrity check found: {problems[0]}")
-        for query in _SCHEMA_PROBES:  # a column renamed by damaged bytes in the schema
+        probes = _SCHEMA_PROBES + (_INTEGRITY_PROBES if version >= 2 else ())
+        for query in probes:  # a column renamed by damaged bytes in the schema
             probe.execute(query).fetchall()
         return _Verdict("ours")
     except UnicodeDecodeError:
@@ -1073,20 +1246,21 @@ def _move_aside(path: Path, kind: str, stamp: str) -> Path:
 
 
 def _moved_notice(verdict: _Verdict, path: Path, moved: Path) -> str:
+    """The sentence for a file moved aside: what happened and where the copy is. What SQLite
+    reported (an integrity report may run to pages) goes to the log, not to the screen."""
+    log.warning("%s moved aside to %s (%s): %s", path, moved.name, verdict.kind, verdict.reason)
     if verdict.kind == "foreign":
         return (
-            f"The file {path.name} belonged to another program ({verdict.reason}); it was moved"
-            f" aside to {moved.name} and a new games database started"
+            f"The file {path.name} belonged to another program; it was moved aside to"
+            f" {moved.name} and a new games database started"
         )
     if verdict.kind == "newer":
         return (
-            f"The games database was written by a newer version of hanabi-companion (schema"
-            f" {verdict.reason}, this one reads {SCHEMA_VERSION}); it was moved aside to"
-            f" {moved.name} and a new one started"
+            f"The games database was written by a newer version of hanabi-companion; it was"
+            f" moved aside to {moved.name} and a new one started"
         )
     return (
-        f"The games database was damaged ({verdict.reason}); it was moved aside to"
-        f" {moved.name} and a new one started"
+        f"The games database was damaged; it was moved aside to {moved.name} and a new one started"
     )
 
 
@@ -1210,6 +1384,17 @@ def _set_aside_orphans(path: Path, clock: Callable[[], datetime]) -> str | None:
     )
 
 
+def _create_private(path: Path) -> None:
+    """Create the database file its owner's only (0600) before SQLite does (it would make it
+    0644); SQLite gives its -wal and -shm files the database's modes."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600))
+    except OSError as error:
+        raise StorageError(
+            f"Could not create the games database {path}: {error.strerror or error}"
+        ) from error
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     """Our connection: WAL, ``synchronous=FULL``, foreign keys, a busy timeout, explicit commits."""
     try:
@@ -1259,6 +1444,61 @@ def _create_schema(db: sqlite3.Connection, path: Path) -> None:
         raise StorageError(f"Could not create the games database {path}: {error}") from error
 
 
+def _migrate_integrity(db: sqlite3.Connection) -> None:
+    """Schema 1 → 2, in place: each action row gets its link of the chain (``chain``), each
+    game row the count of its actions and its last link, computed from the rows as they are
+    (damage already there is still found by the replay)."""
+    db.execute("ALTER TABLE games ADD COLUMN actions_count INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE games ADD COLUMN chain BLOB")
+    db.execute("ALTER TABLE actions ADD COLUMN chain BLOB")
+    games = db.execute("SELECT id, CAST(header AS BLOB) FROM games").fetchall()
+    for game_id, header in games:
+        link = _chain_start(game_id, bytes(header or b""))
+        rows = db.execute(
+            "SELECT seq, CAST(line AS BLOB) FROM actions WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        ).fetchall()
+        links = []
+        for seq, line in rows:
+            link = _chain_next(link, bytes(line or b""))
+            links.append((link, game_id, seq))
+        db.executemany("UPDATE actions SET chain = ? WHERE game_id = ? AND seq = ?", links)
+        db.execute(
+            "UPDATE games SET actions_count = ?, chain = ? WHERE id = ?",
+            (rows[-1][0] if rows else 0, link, game_id),
+        )
+
+
+#: Each schema version after the first, and the function that upgrades a file to it, in
+#: order; each runs in its own transaction with the new ``user_version``.
+_MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (
+    (2, _migrate_integrity),
+)
+
+
+def _migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring a file of an older schema of ours up to :data:`SCHEMA_VERSION`, in place."""
+    try:
+        (current,) = db.execute("PRAGMA user_version").fetchone()
+        for version, upgrade in _MIGRATIONS:
+            if current >= version:
+                continue
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                (current,) = db.execute("PRAGMA user_version").fetchone()
+                if current < version:
+                    log.info("upgrading %s to schema %d", path, version)
+                    upgrade(db)
+                    db.execute(f"PRAGMA user_version = {version}")
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+    except sqlite3.Error as error:
+        raise StorageError(f"Could not upgrade the games database {path}: {error}") from error
+
+
 def _fsync_directory(directory: Path) -> None:
     """Make a created or renamed file's directory entry survive a power cut."""
     try:
@@ -1270,6 +1510,152 @@ def _fsync_directory(directory: Path) -> None:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+# -- the ledger: what a truncation of the database cannot reach ----------------------------
+
+
+@dataclass(frozen=True)
+class LedgerState:
+    """What the database held after its last confirmed write."""
+
+    #: Rows in the table of games, and the highest id given.
+    games: int = 0
+    last_id: int = 0
+    #: The game in play (None if none), and its saved actions.
+    game: int | None = None
+    actions: int = 0
+
+
+_LEDGER_SLOT = 512
+_LEDGER_MAGIC = b"HNBL"
+
+
+class Ledger:
+    """A 1 KiB file beside the database: two 512-byte slots written in turn (each with a
+    sequence number and a CRC), so a write cut by a power cut leaves the other slot whole.
+
+    It remembers how many games the file held and how many actions the game in play had, as
+    of the last confirmed write: a database emptied, a game row deleted, or a journal cut
+    (the last actions gone with it) then shows at the next opening. One ``pwrite`` of a
+    sector and one ``fdatasync`` per write; no rename, no directory update.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        #: What the ledger held when opened (None: new, or both slots damaged).
+        self.state: LedgerState | None = None
+        self._sequence = 0
+        try:
+            data = os.pread(self._fd, 2 * _LEDGER_SLOT, 0)
+        except OSError:
+            self.close()
+            raise
+        best: tuple[int, LedgerState] | None = None
+        for slot in range(2):
+            found = _read_slot(data[slot * _LEDGER_SLOT : (slot + 1) * _LEDGER_SLOT])
+            if found is not None and (best is None or found[0] > best[0]):
+                best = found
+        #: Bytes were there but no slot reads back: the ledger itself was damaged.
+        self.damaged = best is None and any(data)
+        if best is not None:
+            self._sequence, self.state = best
+        self._written = self.state
+
+    def write(self, state: LedgerState) -> None:
+        """Note ``state`` (nothing is written if it is what the ledger holds)."""
+        if state == self._written or self._fd is None:
+            return
+        self._sequence += 1
+        payload = json.dumps(
+            {"seq": self._sequence, **state.__dict__}, separators=(",", ":")
+        ).encode()
+        record = _LEDGER_MAGIC + struct.pack(">IH", zlib.crc32(payload), len(payload)) + payload
+        os.pwrite(self._fd, record.ljust(_LEDGER_SLOT, b"\0"), (self._sequence % 2) * _LEDGER_SLOT)
+        os.fdatasync(self._fd)
+        self._written = state
+
+    def close(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+
+def _read_slot(data: bytes) -> tuple[int, LedgerState] | None:
+    """A slot's sequence number and state, or None if it is empty or damaged."""
+    if len(data) < 10 or not data.startswith(_LEDGER_MAGIC):
+        return None
+    crc, size = struct.unpack(">IH", data[4:10])
+    payload = data[10 : 10 + size]
+    if len(payload) != size or zlib.crc32(payload) != crc:
+        return None
+    try:
+        fields = json.loads(payload)
+        state = LedgerState(
+            games=int(fields["games"]),
+            last_id=int(fields["last_id"]),
+            game=None if fields["game"] is None else int(fields["game"]),
+            actions=int(fields["actions"]),
+        )
+        return int(fields["seq"]), state
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def _ledger_state(db: sqlite3.Connection) -> LedgerState:
+    """What the database holds now (read in the caller's transaction, if any)."""
+    games, last_id = db.execute("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM games").fetchone()
+    row = db.execute(
+        "SELECT id, actions_count FROM games WHERE status = 'playing' ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+    if row is None or not isinstance(row[1], int):
+        return LedgerState(games, last_id)
+    return LedgerState(games, last_id, row[0], row[1])
+
+
+def _compare_with_ledger(
+    db: sqlite3.Connection, before: LedgerState | None, path: Path, kind: str
+) -> list[tuple[str, dict[str, object]]]:
+    """What the file lost since the ledger's last note, as findings (key, parameters)."""
+    if before is None or before.games == 0:
+        return []
+    if kind == "new":  # missing, or 0 bytes: every game is gone
+        log.warning("%s is empty or missing; its ledger says it held %d games", path, before.games)
+        return [("database_emptied", {"games": before.games})]
+    found: list[tuple[str, dict[str, object]]] = []
+    ids = {
+        game_id
+        for (game_id,) in db.execute("SELECT id FROM games WHERE id <= ?", (before.last_id,))
+    }
+    missing = [game_id for game_id in range(1, before.last_id + 1) if game_id not in ids]
+    if len(ids) < before.games and missing:
+        listed = ", ".join(str(game_id) for game_id in missing[:8])
+        if len(missing) > 8:
+            listed += ", …"
+        log.warning("%s: games missing from the table of games: %s", path, listed)
+        found.append(("games_missing", {"games": listed}))
+    if before.game is not None and before.game in ids:
+        (held,) = db.execute(
+            "SELECT COUNT(*) FROM actions WHERE game_id = ?", (before.game,)
+        ).fetchone()
+        if held < before.actions:
+            log.warning(
+                "%s: game %d holds %d actions; %d were saved",
+                path,
+                before.game,
+                held,
+                before.actions,
+            )
+            found.append(
+                ("actions_missing", {"game": before.game, "missing": before.actions - held})
+            )
+    return found
+
+
+def _finding_text(key: str, params: dict[str, object]) -> str:
+    """A finding in English, for the command line and the log."""
+    return i18n.tr("en", key, **params)
 
 
 class DataDirLock:
@@ -1286,7 +1672,7 @@ class DataDirLock:
         _ensure_directory(data_dir)
         self.path = data_dir / LOCK_NAME
         try:
-            self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as error:
             raise StorageError(
                 f"Could not open the lock file {self.path}: {error.strerror or error}"

@@ -8,15 +8,18 @@ companion made of it.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from needs import need_tool, unavailable
 
-from companion.storage import Storage, StorageError
+from companion.storage import LEDGER_NAME, Storage, StorageError
 from engine import GameSetup
 from engine.table import SimulatedTable
 
@@ -77,6 +80,48 @@ def full_filesystem(tmp_path: Path, size: str = "2m") -> Iterator[FullCard]:
         yield FullCard(root)
     finally:
         subprocess.run(["umount", "-l", str(root)], check=False)
+
+
+class FaultyCard:
+    """A folder behind a FUSE file system (tests/faultyfs.py) that fails on demand."""
+
+    def __init__(self, root: Path, control: Path) -> None:
+        self.root = root
+        self.control = control
+
+    def fail(self, fault: str) -> None:
+        """``eio`` (reads and writes fail), ``erofs`` (writes fail) or ``ok``."""
+        self.control.write_text(fault)
+
+
+@contextlib.contextmanager
+def faulty_filesystem(tmp_path: Path) -> Iterator[FaultyCard]:
+    """A real file system whose calls fail with EIO or EROFS on demand, below SQLite."""
+    try:
+        import mfusepy  # noqa: F401
+    except (ImportError, OSError) as error:  # OSError: libfuse 3 is missing
+        unavailable(f"mfusepy cannot load libfuse 3 here ({error})")
+    backing, root, control = tmp_path / "backing", tmp_path / "fuse", tmp_path / "fault"
+    backing.mkdir()
+    root.mkdir()
+    control.write_text("ok")
+    server = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("faultyfs.py")), backing, root, control],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not os.path.ismount(root):
+            if server.poll() is not None or time.monotonic() > deadline:
+                unavailable(f"cannot mount a FUSE file system here ({server.stderr.read()!r})")
+            time.sleep(0.05)
+        yield FaultyCard(root, control)
+    finally:
+        control.write_text("ok")
+        subprocess.run(["umount", "-l", str(root)], check=False, capture_output=True)
+        server.terminate()
+        server.wait(timeout=20)
 
 
 @dataclass
@@ -171,7 +216,7 @@ def journal_trial(tmp_path: Path, seed: int) -> JournalTrial:
                 break
             storage.append_action(game_id, table.step())
             confirmed += 1
-        for name in ("games.db", "games.db-wal"):  # the disk as a kill -9 leaves it
+        for name in ("games.db", "games.db-wal", LEDGER_NAME):  # as a kill -9 leaves the disk
             (crashed / name).write_bytes((running / name).read_bytes())
     wal = crashed / "games.db-wal"
     data = bytearray(wal.read_bytes())

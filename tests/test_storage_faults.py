@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from faults import (
     corrupt_trial,
+    faulty_filesystem,
     finished_games_database,
     full_filesystem,
     journal_trial,
@@ -282,3 +283,30 @@ def test_an_intact_journal_after_a_crash_is_no_notice(tmp_path):
     with Storage.open(crashed) as storage:
         assert storage.notice is None
         assert len(storage.load(game_id).actions) == 30
+
+
+# -- an I/O error below SQLite (issue 24) -----------------------------------------------------
+
+
+@pytest.mark.parametrize("fault", ["eio", "erofs"])
+def test_an_io_error_during_an_action_stores_nothing_and_the_next_action_is_stored(tmp_path, fault):
+    """A FUSE file system fails SQLite's writes (EIO, EROFS): the action is a StorageError
+    (never an exit), nothing is half-stored, and the same connection stores the next action
+    once the card answers."""
+    with faulty_filesystem(tmp_path) as card:
+        with Storage.open(card.root / "data") as storage:
+            game_id = storage.new_game(GameSetup(players=2))
+            storage.append_action(game_id, Hint())
+            before = storage.export(game_id)
+            card.fail(fault)
+            with pytest.raises(StorageError, match="Could not save an action"):
+                storage.append_action(game_id, Hint())
+            with pytest.raises(StorageError):
+                storage.drop_last_action(game_id)
+            card.fail("ok")
+            assert storage.export(game_id) == before
+            storage.append_action(game_id, Hint())
+            assert storage.export(game_id) == before + '{"action": "hint"}\n'
+        with Storage.open(card.root / "data") as storage:
+            assert storage.notice is None
+            assert len(storage.load(game_id).actions) == 2
