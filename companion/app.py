@@ -102,9 +102,9 @@ def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]
             if stored.status in (GameStatus.PLAYING, GameStatus.OVER):
                 game = Game.replay(stored.setup, stored.actions)
                 if game.is_over and stored.status is GameStatus.PLAYING:
-                    # The power went between the last action and this; a full card leaves
-                    # it for the next start.
-                    with contextlib.suppress(StorageFullError):
+                    # The power went between the last action and this; a full card (or a
+                    # lock, an I/O error) leaves it for the next start.
+                    with contextlib.suppress(StorageError):
                         storage.finish(game_id, game)
             else:
                 game_id = None

@@ -517,7 +517,7 @@ class Storage:
         if not isinstance(action, Hint | Play | Discard):
             raise TypeError(f"an action must be a Hint, Play or Discard, not {action!r}")
         line = dump_line(action_to_dict(action))
-        with self._transaction(f"save an action of game {game_id}", write=True) as db:
+        with self._transaction(f"save an action of game {game_id}", game=game_id, write=True) as db:
             status = _status(db, game_id)
             if status is not GameStatus.PLAYING:
                 raise GameStateError(
@@ -589,7 +589,9 @@ class Storage:
         lines = [dump_line(action_to_dict(action)) for action in game.actions]
         outcome, reason, rating = game.outcome, game.end_reason, game.rating
         stamp = self._stamp()
-        with self._transaction(f"save the result of game {game_id}", write=True) as db:
+        with self._transaction(
+            f"save the result of game {game_id}", game=game_id, write=True
+        ) as db:
             status = _status(db, game_id)
             if status is GameStatus.ABANDONED:
                 raise GameStateError(f"Game {game_id} was abandoned: it cannot be finished")
@@ -647,7 +649,7 @@ class Storage:
         Raises :class:`UnknownGameError` if there is no such game and
         :class:`DamagedGameError` if its lines do not parse or replay.
         """
-        with self._transaction(f"load game {game_id}", write=False) as db:
+        with self._transaction(f"load game {game_id}", game=game_id, write=False) as db:
             return self._load(db, game_id)
 
     def latest_game_id(self) -> int | None:
@@ -662,7 +664,7 @@ class Storage:
         Raises :class:`DamagedGameError` if the stored lines do not parse or replay
         (:meth:`replayable_part` then gives what does).
         """
-        with self._transaction(f"export game {game_id}", write=False) as db:
+        with self._transaction(f"export game {game_id}", game=game_id, write=False) as db:
             _status(db, game_id)
             header, lines = _log_rows(db, game_id)
         _parse_game(game_id, header, lines)
@@ -672,7 +674,7 @@ class Storage:
         """The longest beginning of a (damaged) game's log that parses and replays, as
         ``hanabi-log/1`` text, and how many actions it holds; ``("", 0)`` if even its
         header is damaged."""
-        with self._transaction(f"export game {game_id}", write=False) as db:
+        with self._transaction(f"export game {game_id}", game=game_id, write=False) as db:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise UnknownGameError(f"There is no stored game {game_id}")
             header, lines = _raw_log_rows(db, game_id)
@@ -702,7 +704,7 @@ class Storage:
         it does not read back (then nothing changes).
         """
         stamp = self._stamp()
-        with self._transaction(f"resume game {game_id}", write=True) as db:
+        with self._transaction(f"resume game {game_id}", game=game_id, write=True) as db:
             stored = self._load(db, game_id)
             if stored.status is GameStatus.OVER:
                 raise GameStateError(f"Game {game_id} is over: it cannot be resumed")
@@ -723,7 +725,8 @@ class Storage:
         with self._transaction("read the statistics", write=False) as db:
             rows = db.execute(
                 "SELECT players, CAST(variant AS BLOB), COUNT(*), MAX(score), SUM(score)"
-                " FROM games WHERE status = 'over' GROUP BY players, variant"
+                " FROM games WHERE status = 'over' AND typeof(score) = 'integer'"
+                " AND typeof(players) = 'integer' GROUP BY players, variant"
             ).fetchall()
         groups: dict[tuple[int, str], tuple[GameOptions, int, int, int]] = {}
         for players, variant, count, best, total in rows:
@@ -778,13 +781,14 @@ class Storage:
 
     @contextlib.contextmanager
     def _transaction(
-        self, what: str, *, write: bool, ledger_first: bool = False
+        self, what: str, *, write: bool, ledger_first: bool = False, game: int | None = None
     ) -> Iterator[sqlite3.Connection]:
         """One transaction, committed on success and rolled back on any error.
 
         A write is then noted in the ledger (before the commit too, with ``ledger_first``:
         for a write that lowers a count). SQLite errors become :class:`StorageError`
-        ("Could not <what>: …").
+        ("Could not <what>: …"); one saying the file's bytes are damaged where it read, a
+        :class:`DamagedGameError` (of ``game``, if the transaction is about one).
         """
         with self._lock:
             db = self._connection
@@ -805,6 +809,13 @@ class Storage:
                 if isinstance(error, sqlite3.Error):
                     if _is_full(error, self.path.parent):
                         raise _full_error(self.path.parent, what) from error
+                    if isinstance(error, sqlite3.DatabaseError) and _is_damage(error):
+                        log.warning("Could not %s: %s", what, error)
+                        where = "" if game is None else f" (stored game {game})"
+                        raise DamagedGameError(
+                            f"Could not {what}: the games database is damaged there{where}",
+                            game,
+                        ) from error
                     raise StorageError(f"Could not {what}: {error}") from error
                 raise
 

@@ -159,6 +159,24 @@ def test_a_damaged_journal_is_said_on_screen_in_its_language_and_kept(tmp_path, 
         )
 
 
+def test_a_game_in_progress_that_lost_its_actions_is_named_not_resumed_empty(
+    tmp_path, dummy_video
+):
+    """Issue 24: the start-up check (quick_check) once said ok while the game in progress
+    came back without its 20 actions, silently; its row's count of actions names it now."""
+    game_id = stored_game(tmp_path, actions=20)
+    db = sqlite3.connect(tmp_path / "games.db")
+    with db:
+        db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+    db.close()
+    app = make_app(tmp_path)
+    try:
+        assert app.game_id is None and app.controller.game is None
+        assert app.controller.notice == tr("en", "game_damaged_kept_aside", game=game_id)
+    finally:
+        close_app(app)
+
+
 def scramble_a_page(data_dir: Path) -> None:
     """Bytes of a middle page of games.db flipped: SQLite's integrity report runs to lines."""
     path = data_dir / "games.db"
