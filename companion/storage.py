@@ -747,11 +747,15 @@ class Storage:
     # -- settings ------------------------------------------------------------
 
     def get_setting(self, key: str, default: Any = None) -> Any:
-        """The remembered value of ``key`` (as JSON gives it back), or ``default``."""
-        with self._transaction(f"read the setting {key!r}", write=False) as db:
-            row = db.execute(
-                "SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)
-            ).fetchone()
+        """The remembered value of ``key`` (as JSON gives it back), or ``default`` (also
+        when the pages holding it are damaged: a set-up choice is not worth a start)."""
+        try:
+            with self._transaction(f"read the setting {key!r}", write=False) as db:
+                row = db.execute(
+                    "SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)
+                ).fetchone()
+        except DamagedGameError:  # logged where it was met
+            return default
         if row is None:
             return default
         try:

@@ -573,3 +573,14 @@ def test_an_abandoned_game_is_resumed_from_the_history_screen(dummy_video, tmp_p
         assert app.storage.unfinished().id == first
     finally:
         close_app(app)
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_an_emptied_database_is_named_on_screen_in_its_language(tmp_path, language):
+    """Issue 24: games.db emptied (0 bytes) opens as a new database, and the start names
+    the games it held (the ledger remembered them), in the screen's language."""
+    finished_games_database(tmp_path, 8, seed=2)
+    os.truncate(tmp_path / "games.db", 0)
+    with Storage.open(tmp_path) as storage:
+        assert storage_notice(storage, language) == tr(language, "database_emptied", games=8)
+        assert storage.history() == []

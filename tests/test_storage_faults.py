@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 from faults import (
+    FAULTS,
     corrupt_trial,
+    fault_trial,
     faulty_filesystem,
     finished_games_database,
     full_filesystem,
@@ -310,3 +312,22 @@ def test_an_io_error_during_an_action_stores_nothing_and_the_next_action_is_stor
         with Storage.open(card.root / "data") as storage:
             assert storage.notice is None
             assert len(storage.load(game_id).actions) == 2
+
+
+# -- every fault of benchmarks/corruption.py (issue 24) ----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def trials_dir(tmp_path_factory):
+    """One folder for the module: the tables of eight are made once and copied per trial."""
+    return tmp_path_factory.mktemp("trials")
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_each_fault_of_a_hostile_card_is_named_or_harmless(trials_dir, fault, seed):
+    """Truncation of each file, random bytes after a clean stop or a kill -9, deleted and
+    edited rows: every game is as confirmed, or a sentence names the loss; never an
+    exception that is not ours."""
+    trial = fault_trial(trials_dir, fault, seed)
+    assert trial.verdict in ("intact", "named"), trial
