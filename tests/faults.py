@@ -278,9 +278,7 @@ TEMPLATES = 16
 _tables: dict[tuple[Path, int], dict[int, str]] = {}
 
 
-def _table_of_eight(
-    tmp_path: Path, template: int, running: Path, crashed: Path
-) -> dict[int, str]:
+def _table_of_eight(tmp_path: Path, template: int, running: Path, crashed: Path) -> dict[int, str]:
     """7 finished games and a game in progress of 5-40 actions (in the -wal only), stopped
     cleanly in ``running`` and copied into ``crashed`` as a kill -9 leaves the disk; the
     logs as confirmed, by id. Made once per template and copied."""

@@ -159,9 +159,7 @@ def test_a_damaged_journal_is_said_on_screen_in_its_language_and_kept(tmp_path, 
         )
 
 
-def test_a_game_in_progress_that_lost_its_actions_is_named_not_resumed_empty(
-    tmp_path, dummy_video
-):
+def test_a_game_in_progress_that_lost_its_actions_is_named_not_resumed_empty(tmp_path, dummy_video):
     """Issue 24: the start-up check (quick_check) once said ok while the game in progress
     came back without its 20 actions, silently; its row's count of actions names it now."""
     game_id = stored_game(tmp_path, actions=20)
