@@ -376,7 +376,13 @@ class Storage:
             notice = _moved_notice(verdict, path, moved)
             findings.append((f"database_{verdict.kind}_moved_aside", {"copy": moved.name}))
         elif verdict.kind == "new":
-            notice = _set_aside_orphans(path, clock)
+            orphans = _set_aside_orphans(path, clock)
+            if orphans:
+                notice = (
+                    f"A journal file was left without its games database; it was moved aside"
+                    f" to {', '.join(orphans)} and a new database started"
+                )
+                findings.append(("journal_orphan_moved_aside", {"copy": ", ".join(orphans)}))
         if verdict.kind != "ours":
             _create_private(path)  # none there (or 0 bytes, kept as they are)
         try:
@@ -411,6 +417,8 @@ class Storage:
                 f" ({error.strerror or error}), so the games cannot be saved;"
                 " check its owner and permissions"
             ) from error
+        if ledger.damaged:  # the checks start again from the file as it is
+            log.warning("The ledger %s was damaged; it is written anew", ledger.path)
         try:
             if verdict.kind in ("new", "ours"):
                 said = _compare_with_ledger(connection, ledger.state, path, verdict.kind)
@@ -830,7 +838,7 @@ class Storage:
             return
         try:
             self.ledger.write(_ledger_state(db))
-        except OSError as error:
+        except (OSError, sqlite3.Error) as error:  # the write itself is committed: not undone
             log.warning("Could not write the ledger %s: %s", self.ledger.path, error)
 
     def _load(self, db: sqlite3.Connection, game_id: int) -> StoredGame:
@@ -1185,14 +1193,16 @@ def _examine(path: Path) -> _Verdict:
     header_id = int.from_bytes(head[_APPLICATION_ID_OFFSET : _APPLICATION_ID_OFFSET + 4], "big")
     if header_id not in (0, APPLICATION_ID):
         return _Verdict("foreign", f"application id 0x{header_id:08X}")
-    if not os.access(path, os.R_OK | os.W_OK):
-        # Said before SQLite opens it: a read-only connection would leave -wal and -shm
-        # files behind with the database's modes, read-only, and every later write would
-        # fail once the database itself is writable again.
-        raise StorageError(
-            f"The games database {path} is read-only, so the games cannot be saved;"
-            " check its owner and permissions"
-        )
+    for part in (path, _side_file(path, "-wal"), _side_file(path, "-shm")):
+        if part.exists() and not os.access(part, os.R_OK | os.W_OK):
+            # Said before SQLite opens it: a read-only connection would leave -wal and -shm
+            # files behind with the database's modes, read-only, and every later write
+            # would fail once the database itself is writable again.
+            what = "games database" if part == path else "journal file"
+            raise StorageError(
+                f"The {what} {part} is read-only, so the games cannot be saved;"
+                " check its owner and permissions"
+            )
     return _probe(path)
 
 
@@ -1372,9 +1382,9 @@ def _keep_damaged_journal(
     )
 
 
-def _set_aside_orphans(path: Path, clock: Callable[[], datetime]) -> str | None:
+def _set_aside_orphans(path: Path, clock: Callable[[], datetime]) -> list[str]:
     """Move away a journal left without its database: SQLite would replay it into the new one."""
-    moved = []
+    moved: list[str] = []
     for suffix in ("-wal", "-journal"):
         source = _side_file(path, suffix)
         with contextlib.suppress(FileNotFoundError):
@@ -1391,12 +1401,9 @@ def _set_aside_orphans(path: Path, clock: Callable[[], datetime]) -> str | None:
                 ) from error
             moved.append(target.name)
     if not moved:
-        return None
+        return []
     _fsync_directory(path.parent)
-    return (
-        f"A journal file was left without its games database; it was moved aside to"
-        f" {', '.join(moved)} and a new database started"
-    )
+    return moved
 
 
 def _create_private(path: Path) -> None:
@@ -1502,7 +1509,8 @@ def _migrate(db: sqlite3.Connection, path: Path) -> None:
             try:
                 (current,) = db.execute("PRAGMA user_version").fetchone()
                 if current < version:
-                    log.info("upgrading %s to schema %d", path, version)
+                    if db.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None:
+                        log.info("upgrading %s to schema %d", path, version)  # not a new one
                     upgrade(db)
                     db.execute(f"PRAGMA user_version = {version}")
                 db.execute("COMMIT")

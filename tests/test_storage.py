@@ -731,6 +731,25 @@ def test_a_read_only_database_file_is_a_storage_error(shared_dir):
     assert open_unprivileged(data_dir) == "opened"
 
 
+def test_read_only_journal_files_are_named_at_start(shared_dir):
+    """-wal and -shm files left read-only (as an older version's refused start left them)
+    would make every action fail with "attempt to write a readonly database": the start
+    names the file instead, and changes nothing."""
+    data_dir = shared_dir / "data"
+    data_dir.mkdir()
+    data_dir.chmod(0o777)
+    with open_storage(data_dir) as storage:
+        storage.new_game(GameSetup(players=2))
+    (data_dir / "games.db").chmod(0o666)
+    (data_dir / LEDGER_NAME).chmod(0o666)
+    for side in ("-wal", "-shm"):  # as the refused start left them: empty, read-only
+        Path(f"{data_dir / 'games.db'}{side}").touch(mode=0o444)
+    before = sorted(path.name for path in data_dir.iterdir())
+    message = open_unprivileged(data_dir)
+    assert "The journal file" in message and "is read-only" in message
+    assert sorted(path.name for path in data_dir.iterdir()) == before
+
+
 # -- a killed writer ------------------------------------------------------------------
 
 WRITER = """

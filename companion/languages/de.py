@@ -159,6 +159,7 @@ LANGUAGE = Language(
         "storage_io_error": "Die SD-Karte hat nicht geantwortet: Diese Aktion wurde nicht gespeichert; bitte erneut versuchen",
         "storage_failed": "Die Spieldatenbank hat das Speichern verweigert: Nichts wurde gespeichert; bitte erneut versuchen",
         "journal_damaged_kept_aside": "Das Journal der Spiele war beschädigt: Die letzten vor dem Halt gespeicherten Aktionen können fehlen; eine Kopie liegt unter {copy}",
+        "journal_orphan_moved_aside": "Ein Journal ohne seine Spieldatenbank wurde als {copy} beiseitegelegt; eine neue Datenbank wurde begonnen",
         "database_emptied": "Die Spieldatenbank war leer oder fehlte, obwohl sie {games} Spiele enthielt; eine neue wurde begonnen",
         "games_missing": "Seit dem letzten Start fehlen Spiele in der Datenbank: {games}",
         "actions_missing": "Spiel {game} hat seine letzten gespeicherten Aktionen verloren ({missing}): Das Journal wurde abgeschnitten",

@@ -143,6 +143,7 @@ LANGUAGE = Language(
         "storage_io_error": "The SD card did not answer: this action was not saved; try again",
         "storage_failed": "The games database refused to save this action: nothing was stored; try again",
         "journal_damaged_kept_aside": "The journal of the games was damaged: the last actions saved before the stop may be missing; a copy was kept as {copy}",
+        "journal_orphan_moved_aside": "A journal without its games database was moved aside as {copy}; a new database was started",
         "database_emptied": "The games database was found empty or missing, though it held {games} games; a new one was started",
         "games_missing": "Games missing from the games database since the last start: {games}",
         "actions_missing": "Game {game} lost its last saved actions ({missing}): the journal was cut",

@@ -144,6 +144,7 @@ LANGUAGE = Language(
         "storage_io_error": "La carte SD n'a pas répondu\u00a0: cette action n'a pas été enregistrée\u00a0; réessayez",
         "storage_failed": "La base des parties a refusé d'enregistrer cette action\u00a0: rien n'a été gardé\u00a0; réessayez",
         "journal_damaged_kept_aside": "Le journal des parties était endommagé\u00a0: les dernières actions enregistrées avant l'arrêt peuvent manquer\u00a0; une copie est gardée sous {copy}",
+        "journal_orphan_moved_aside": "Un journal sans sa base des parties a été mis de côté sous {copy}\u00a0; une nouvelle base a été commencée",
         "database_emptied": "La base des parties était vide ou absente, alors qu'elle gardait {games} parties\u00a0; une nouvelle a été commencée",
         "games_missing": "Parties absentes de la base depuis le dernier démarrage\u00a0: {games}",
         "actions_missing": "La partie {game} a perdu ses dernières actions enregistrées ({missing})\u00a0: le journal a été coupé",

@@ -252,7 +252,7 @@ class Kit:
             lines.append(line)
         if len(lines) > most:
             lines = lines[:most]
-            lines[-1] = self._cut(lines[-1] + " …", size, width)
+            lines[-1] = self._cut(lines[-1], size, width)
             lines.append(_CUT)  # a mark for fits(), dropped by lines()
         return lines
 
@@ -295,7 +295,8 @@ class Kit:
         whole = len(lines) <= rect.height // line_h  # a line taller than its box is cut too
         if not whole:
             lines = lines[:room]
-            lines[-1] = self._cut(lines[-1] + " …", size, rect.width)
+            lines[-1] = self._cut(lines[-1], size, rect.width)
+        whole = whole and self._wrapped[(text, size, rect.width)][-1] is not _CUT
         top = rect.top + max(0, (rect.height - len(lines) * line_h) // 2)
         for i, line in enumerate(lines):
             line_whole = whole
