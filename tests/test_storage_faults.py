@@ -331,3 +331,25 @@ def test_each_fault_of_a_hostile_card_is_named_or_harmless(trials_dir, fault, se
     exception that is not ours."""
     trial = fault_trial(trials_dir, fault, seed)
     assert trial.verdict in ("intact", "named"), trial
+
+
+@pytest.mark.parametrize("fault", ["eio", "erofs"])
+def test_a_start_on_a_failing_card_is_one_sentence_and_changes_nothing(tmp_path, fault):
+    """The card fails from the start: the opening is a StorageError in words (no SQLite
+    internals, no traceback), and the data directory is left as it was found."""
+    with faulty_filesystem(tmp_path) as card:
+        data_dir = card.root / "data"
+        with Storage.open(data_dir) as storage:
+            game_id = storage.new_game(GameSetup(players=2))
+            storage.append_action(game_id, Hint())
+        before = {path.name: path.read_bytes() for path in data_dir.iterdir()}
+        card.fail(fault)
+        try:
+            with pytest.raises(StorageError) as info:
+                Storage.open(data_dir).close()
+        finally:
+            card.fail("ok")
+        assert "[Errno" not in str(info.value)
+        assert {path.name: path.read_bytes() for path in data_dir.iterdir()} == before
+        with Storage.open(data_dir) as storage:
+            assert len(storage.load(game_id).actions) == 1
