@@ -509,10 +509,7 @@ class Storage:
             )
             game_id = cursor.lastrowid
             assert game_id is not None
-            db.execute(
-                "UPDATE games SET actions_count = 0, chain = ? WHERE id = ?",
-                (_chain_start(game_id, header.encode()), game_id),
-            )
+            _start_chain(db, game_id, header)
         self.checkpoint()
         return game_id
 
@@ -531,16 +528,7 @@ class Storage:
                 raise GameStateError(
                     f"Game {game_id} is {_status_words(status)}: it takes no more actions"
                 )
-            count, head = _chain_head(db, game_id)
-            link = _chain_next(head, line.encode())
-            db.execute(
-                "INSERT INTO actions (game_id, seq, line, chain) VALUES (?, ?, ?, ?)",
-                (game_id, count + 1, line, link),
-            )
-            db.execute(
-                "UPDATE games SET actions_count = ?, chain = ? WHERE id = ?",
-                (count + 1, link, game_id),
-            )
+            _append_lines(db, game_id, [line])
 
     def drop_last_action(self, game_id: int) -> None:
         """Undo: delete the game's last action; committed when this returns.
@@ -987,6 +975,28 @@ def _chain_next(link: bytes, line: bytes) -> bytes:
 
 def _damaged(game_id: int, what: str) -> DamagedGameError:
     return DamagedGameError(f"Stored game {game_id} is damaged: {what}", game_id)
+
+
+def _start_chain(db: sqlite3.Connection, game_id: int, header: str) -> None:
+    """A new game row's count (0) and first link. Every game row is written through here
+    and :func:`_append_lines` (an import too), so every game can be checked."""
+    db.execute(
+        "UPDATE games SET actions_count = 0, chain = ? WHERE id = ?",
+        (_chain_start(game_id, header.encode()), game_id),
+    )
+
+
+def _append_lines(db: sqlite3.Connection, game_id: int, lines: list[str]) -> None:
+    """Add action lines after the game's last one, each with its link, and keep the game's
+    count and last link (in the caller's transaction)."""
+    count, link = _chain_head(db, game_id)
+    rows = []
+    for line in lines:
+        count += 1
+        link = _chain_next(link, line.encode())
+        rows.append((game_id, count, line, link))
+    db.executemany("INSERT INTO actions (game_id, seq, line, chain) VALUES (?, ?, ?, ?)", rows)
+    db.execute("UPDATE games SET actions_count = ?, chain = ? WHERE id = ?", (count, link, game_id))
 
 
 def _chain_head(db: sqlite3.Connection, game_id: int) -> tuple[int, bytes]:
