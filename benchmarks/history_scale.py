@@ -47,7 +47,7 @@ START = datetime(2020, 1, 1, 20, 0, tzinfo=UTC)
 
 def fill(data_dir: Path, count: int) -> None:
     """``count`` distinct games in ``data_dir``: 9 in 10 finished, the others abandoned."""
-    from companion.storage import Storage
+    from companion.storage import Storage, _append_lines, _start_chain
     from engine.log import action_to_dict, dump_line, setup_to_dict
     from engine.setup import GameSetup
     from engine.table import SimulatedTable
@@ -87,10 +87,10 @@ def fill(data_dir: Path, count: int) -> None:
             ),
         )
         kept = lines[: len(lines) // 2] if unfinished else lines
-        db.executemany(
-            "INSERT INTO actions (game_id, seq, line) VALUES (?, ?, ?)",
-            [(cursor.lastrowid, seq, line) for seq, line in enumerate(kept, start=1)],
-        )
+        assert cursor.lastrowid is not None
+        # the rows with their links, as the companion writes them (issue 24)
+        _start_chain(db, cursor.lastrowid, header)
+        _append_lines(db, cursor.lastrowid, kept)
     db.execute("COMMIT")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()

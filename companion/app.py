@@ -10,13 +10,16 @@ something changed.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
+import os
 import queue
 import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -52,7 +55,9 @@ from companion.storage import (
     StorageError,
     StorageFullError,
 )
+from engine.actions import Action
 from engine.game import Game
+from engine.setup import GameSetup
 from hardware.events import CardScanned, InputEvent, Key, Press, Tap, TypeText
 from hardware.tagmap import TagMap
 from hardware.wiring import BeepKind
@@ -106,22 +111,60 @@ def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]
         game_id = stored.id
         game = Game.replay(stored.setup, stored.actions)
         if game.is_over and stored.status is GameStatus.PLAYING:
-            # The power went between the last action and this; a full card leaves it for
-            # the next start.
-            with contextlib.suppress(StorageFullError):
+            # The power went between the last action and this; a full card (or a lock, an
+            # I/O error) leaves it for the next start.
+            with contextlib.suppress(StorageError):
                 storage.finish(game_id, game)
     controller = Controller(draft, game, clock=utc_now)
     controller.notice = notice
     return controller, game_id
 
 
+#: The refusal of an action the storage could not save, by SQLite's primary result code.
+_REFUSALS = {
+    5: "storage_busy",  # SQLITE_BUSY: another program holds the database
+    6: "storage_busy",  # SQLITE_LOCKED
+    8: "storage_read_only",  # SQLITE_READONLY
+    10: "storage_io_error",  # SQLITE_IOERR: the card did not answer
+}
+
+
+def storage_refusal(error: StorageError, data_dir: Path | None = None) -> Info:
+    """The one sentence that refuses an action the storage could not save (``data_dir``:
+    where to look whether the card's file system was turned read-only)."""
+    if data_dir is not None and _read_only_file_system(data_dir):
+        return Info("storage_read_only")
+    if isinstance(error, StorageFullError):
+        return Info("storage_full")
+    if isinstance(error, DamagedGameError) and error.game_id is not None:
+        return Info("game_damaged_kept_aside", (("game", error.game_id),))
+    cause = error.__cause__
+    code = getattr(cause, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in _REFUSALS:
+        return Info(_REFUSALS[code & 0xFF])
+    if isinstance(cause, OSError) and cause.errno == errno.EROFS:
+        return Info("storage_read_only")
+    return Info("storage_failed")
+
+
+def _read_only_file_system(directory: Path) -> bool:
+    """Whether the kernel turned the file system read-only (as it does to a failing card)."""
+    try:
+        return bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
 def storage_notice(storage: Storage, language: str) -> str | None:
     """What the screen says about the database at start-up, in the screen's language where
     the sentence is one of the app's (a damaged journal kept aside)."""
+    said = [i18n.tr(language, key, **params) for key, params in storage.findings]
     if storage.journal_copy is not None:
         copy = storage.journal_copy.name
-        return i18n.tr(language, "journal_damaged_kept_aside", copy=copy)
-    return storage.notice
+        said.append(i18n.tr(language, "journal_damaged_kept_aside", copy=copy))
+    if not said:
+        return storage.notice
+    return " · ".join(said)
 
 
 @dataclass
@@ -326,13 +369,19 @@ class App:
             if resolved is None:
                 return
             event = resolved
+        shown = self.controller.game
+        before = None if shown is None else (shown.setup, list(shown.actions))
         effects = self.controller.handle(event)
         for effect in effects:
             try:
                 self.carry_out(effect)
-            except StorageFullError as error:
+            except StorageError as error:
+                # A full card, a lock held by another program, an I/O error, a read-only
+                # file: the transaction was rolled back, the action is refused in a
+                # sentence and the game plays on from what is stored.
                 log.warning("%s", error)
-                self.take_back_unsaved()
+                refusal = storage_refusal(error, self.storage.path.parent)
+                self.take_back_unsaved(refusal, before)
                 break  # what follows depended on it
         self.show_tokens()
         self.dirty = True
@@ -348,19 +397,29 @@ class App:
             if game.is_over:
                 self.storage.finish(self.game_id, game)
 
-    def take_back_unsaved(self) -> None:
-        """A full card refused an effect: show the game as stored, and say so.
+    def take_back_unsaved(
+        self,
+        message: Info | None = None,
+        before: tuple[GameSetup, list[Action]] | None = None,
+    ) -> None:
+        """The storage refused an effect: show the game as stored, and say so.
 
         The storage rolled the write back, so the stored game is the truth: the
         controller takes it back (the action is not shown as done), and play goes
-        on from there once there is room again.
+        on from there once the cause is gone. If the stored game cannot be read either
+        (the card stopped answering), the game as it was before the input (``before``)
+        is shown: what the screen showed had been stored.
         """
         game = None
-        if self.game_id is not None:
-            stored = self.storage.load(self.game_id)
-            if stored.status is not GameStatus.ABANDONED:
-                game = stored.replay()
-        self.controller.take_back(game, Info("storage_full"))
+        try:
+            if self.game_id is not None:
+                stored = self.storage.load(self.game_id)
+                if stored.status is not GameStatus.ABANDONED:
+                    game = stored.replay()
+        except StorageError as error:
+            log.warning("%s", error)
+            game = None if before is None else Game.replay(*before)
+        self.controller.take_back(game, message or Info("storage_full"))
 
     def show_tokens(self) -> None:
         """Light the token LEDs (if any) for the game on screen."""

@@ -32,11 +32,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import json
+import logging
 import os
 import sqlite3
 import struct
 import threading
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -46,6 +49,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, TypeVar
 
+from companion import i18n
 from engine.actions import Action, Discard, Hint, Play
 from engine.errors import CompanionError, IllegalAction
 from engine.game import EndReason, Game, Outcome, Rating
@@ -62,6 +66,7 @@ from engine.setup import GameSetup
 __all__ = [
     "APPLICATION_ID",
     "HISTORY_PAGE",
+    "LEDGER_NAME",
     "LOCK_NAME",
     "SCHEMA_VERSION",
     "CompanionRunningError",
@@ -72,6 +77,8 @@ __all__ = [
     "HistoryPage",
     "HistoryRow",
     "ImportedGame",
+    "Ledger",
+    "LedgerState",
     "StatsRow",
     "Storage",
     "StorageError",
@@ -81,10 +88,12 @@ __all__ = [
     "UnknownGameError",
 ]
 
+log = logging.getLogger("hanabi-companion.storage")
+
 APPLICATION_ID: Final = 0x48414E42
 """``PRAGMA application_id`` of our database files: ASCII ``HANB``."""
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 """``PRAGMA user_version`` of the schema this module creates (older ones are upgraded in place,
 see :data:`_MIGRATIONS`)."""
 
@@ -93,6 +102,9 @@ HISTORY_PAGE: Final = 20
 
 BUSY_TIMEOUT_MS: Final = 5000
 """How long a statement waits for another connection's lock before failing."""
+
+LEDGER_NAME: Final = "games.ledger"
+"""The small file beside the database that remembers what it held (:class:`Ledger`)."""
 
 LOCK_NAME: Final = "companion.lock"
 """The file in the data directory a running companion holds locked (``flock``)."""
@@ -128,6 +140,11 @@ _SCHEMA_PROBES = (
     " rating, outcome, end_reason, status FROM games LIMIT 0",
     "SELECT game_id, seq, line FROM actions LIMIT 0",
     "SELECT key, value FROM settings LIMIT 0",
+)
+#: The columns schema 3 added (:func:`_migrate_integrity`), probed in a file of schema 3 or later.
+_INTEGRITY_PROBES = (
+    "SELECT actions_count, chain FROM games LIMIT 0",
+    "SELECT chain FROM actions LIMIT 0",
 )
 
 
@@ -174,7 +191,7 @@ _SCHEMA = (
     ) WITHOUT ROWID
     """,
     f"PRAGMA application_id = {APPLICATION_ID}",
-    f"PRAGMA user_version = {SCHEMA_VERSION}",
+    f"PRAGMA user_version = {SCHEMA_VERSION}",  # with every step of _MIGRATIONS, at once
 )
 
 
@@ -247,9 +264,37 @@ def _migrate_years(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _migrate_integrity(db: sqlite3.Connection) -> None:
+    """Version 2 to 3 (issue 24), in place: each action row gets its link of the chain
+    (``chain``), each game row the count of its actions and its last link, computed from the
+    rows as they are (damage already there is still found by the replay)."""
+    db.execute("ALTER TABLE games ADD COLUMN actions_count INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE games ADD COLUMN chain BLOB")
+    db.execute("ALTER TABLE actions ADD COLUMN chain BLOB")
+    games = db.execute("SELECT id, CAST(header AS BLOB) FROM games").fetchall()
+    for game_id, header in games:
+        link = _chain_start(game_id, bytes(header or b""))
+        rows = db.execute(
+            "SELECT seq, CAST(line AS BLOB) FROM actions WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        ).fetchall()
+        links = []
+        for seq, line in rows:
+            link = _chain_next(link, bytes(line or b""))
+            links.append((link, game_id, seq))
+        db.executemany("UPDATE actions SET chain = ? WHERE game_id = ? AND seq = ?", links)
+        db.execute(
+            "UPDATE games SET actions_count = ?, chain = ? WHERE id = ?",
+            (rows[-1][0] if rows else 0, link, game_id),
+        )
+
+
 #: The schema steps by the version they bring a database to. A new database is created with
 #: version 1's tables, then every step, in one transaction.
-_MIGRATIONS: Final[dict[int, Callable[[sqlite3.Connection], None]]] = {2: _migrate_years}
+_MIGRATIONS: Final[dict[int, Callable[[sqlite3.Connection], None]]] = {
+    2: _migrate_years,
+    3: _migrate_integrity,
+}
 
 
 class StorageError(CompanionError, OSError):
@@ -475,6 +520,14 @@ class Storage:
         self.notice = notice
         #: The copy of a damaged journal kept aside at opening (``notice`` then says so).
         self.journal_copy: Path | None = None
+        #: What the data directory remembers of the file (None for a bare :class:`Storage`).
+        self.ledger: Ledger | None = None
+        #: What ``notice`` says, as sentences of the app (a key of :mod:`companion.i18n` and
+        #: its parameters), for the screen to say it in its language.
+        self.findings: list[tuple[str, dict[str, object]]] = []
+        #: Whether the file holds the chain of schema 3 (a file only read, ``history`` or
+        #: ``export`` of an older one, is not upgraded: its games are read without it).
+        self.chained = True
 
     # -- opening -----------------------------------------------------------
 
@@ -504,6 +557,7 @@ class Storage:
         path = data_dir / cls.DEFAULT_NAME
         verdict = _examine(path)  # read-only: the journal is not touched
         notice: str | None = None
+        findings: list[tuple[str, dict[str, object]]] = []
         if verdict.kind == "ours":
             # Before our connection: SQLite would quietly stop at a damaged frame, and
             # reuse the journal from its start at the next write.
@@ -511,13 +565,17 @@ class Storage:
         elif verdict.kind in ("corrupt", "foreign", "newer"):
             moved = _move_aside(path, verdict.kind, _file_stamp(clock))  # with its journal
             notice = _moved_notice(verdict, path, moved)
+            findings.append((f"database_{verdict.kind}_moved_aside", {"copy": moved.name}))
         elif verdict.kind == "new":
-            notice = _set_aside_orphans(path, clock)
-        if verdict.kind == "ours" and not os.access(path, os.R_OK | os.W_OK):
-            raise StorageError(
-                f"The games database {path} is read-only, so the games cannot be saved;"
-                " check its owner and permissions"
-            )
+            orphans = _set_aside_orphans(path, clock)
+            if orphans:
+                notice = (
+                    f"A journal file was left without its games database; it was moved aside"
+                    f" to {', '.join(orphans)} and a new database started"
+                )
+                findings.append(("journal_orphan_moved_aside", {"copy": ", ".join(orphans)}))
+        if verdict.kind != "ours":
+            _create_private(path)  # none there (or 0 bytes, kept as they are)
         try:
             connection = _connect(path)
         except StorageError as error:
@@ -530,6 +588,8 @@ class Storage:
             verdict = _Verdict("corrupt", str(cause))
             moved = _move_aside(path, verdict.kind, _file_stamp(clock))
             notice = _moved_notice(verdict, path, moved)
+            findings.append((f"database_{verdict.kind}_moved_aside", {"copy": moved.name}))
+            _create_private(path)
             connection = _connect(path)
         try:
             if verdict.kind != "ours":
@@ -540,7 +600,36 @@ class Storage:
         except BaseException:
             connection.close()
             raise
+        try:
+            ledger = Ledger(data_dir / LEDGER_NAME)
+        except OSError as error:
+            connection.close()
+            raise StorageError(
+                f"The file {data_dir / LEDGER_NAME} cannot be written"
+                f" ({error.strerror or error}), so the games cannot be saved;"
+                " check its owner and permissions"
+            ) from error
+        if ledger.damaged:  # the checks start again from the file as it is
+            log.warning("The ledger %s was damaged; it is written anew", ledger.path)
+        try:
+            if verdict.kind in ("new", "ours"):
+                said = _compare_with_ledger(connection, ledger.state, path, verdict.kind)
+                findings.extend(said)
+                if said:
+                    notice = " · ".join(
+                        filter(None, [notice, *(_finding_text(k, p) for k, p in said)])
+                    )
+            ledger.write(_ledger_state(connection))
+        except (OSError, sqlite3.Error) as error:
+            ledger.close()
+            connection.close()
+            raise StorageError(
+                f"Could not check the games database {path} against its ledger:"
+                f" {getattr(error, 'strerror', None) or error}"
+            ) from error
         storage = cls(connection, path, notice, clock)
+        storage.ledger = ledger
+        storage.findings = findings
         if verdict.kind == "ours":
             storage.journal_copy = journal_copy
         return storage
@@ -562,7 +651,13 @@ class Storage:
             raise StorageError(f"The data directory {data_dir} {what}: no game is stored there")
         path = data_dir / cls.DEFAULT_NAME
         verdict = _examine(path)
+        ledger = Ledger.look(data_dir / LEDGER_NAME)  # only read: compared, never written
         if verdict.kind == "new":
+            if ledger is not None and ledger.games:
+                raise StorageError(
+                    f"The games database {path} is empty or missing, though its ledger says it"
+                    f" held {ledger.games} games; it was left as it is"
+                )
             return None
         if verdict.kind != "ours":
             why = {
@@ -592,19 +687,31 @@ class Storage:
             )
         except sqlite3.Error as error:
             raise StorageError(f"Could not open the games database {path}: {error}") from error
-        notice = None
+        said: list[str] = []
         if damage:
-            notice = (
+            said.append(
                 f"The journal {wal.name} is damaged ({damage}): the last actions saved may"
                 " be missing here; the companion keeps a copy of it when it next starts"
             )
-        return cls(connection, path, notice, _utc_now)
+        findings: list[tuple[str, dict[str, object]]] = []
+        if verdict.version >= 3:  # an older file has no ledger yet (written from schema 3)
+            try:
+                findings = _compare_with_ledger(connection, ledger, path, "ours", quiet=True)
+            except sqlite3.Error:
+                findings = []  # damage there is named by the reads that meet it
+        said += [_finding_text(key, params) for key, params in findings]
+        storage = cls(connection, path, " · ".join(said) or None, _utc_now)
+        storage.findings = findings
+        storage.chained = verdict.version >= 3
+        return storage
 
     def close(self) -> None:
         """Close the database (further calls raise :class:`StorageError`). Idempotent."""
         with self._lock:
             self.checkpoint()
             connection, self._connection = self._connection, None
+            if self.ledger is not None:
+                self.ledger.close()
             if connection is not None:
                 try:
                     connection.close()
@@ -664,7 +771,8 @@ class Storage:
                 (header, stamp, setup.players, setup.options.code(), setup.max_score),
             )
             game_id = cursor.lastrowid
-        assert game_id is not None
+            assert game_id is not None
+            _start_chain(db, game_id, header)
         self.checkpoint()
         return game_id
 
@@ -677,17 +785,13 @@ class Storage:
         if not isinstance(action, Hint | Play | Discard):
             raise TypeError(f"an action must be a Hint, Play or Discard, not {action!r}")
         line = dump_line(action_to_dict(action))
-        with self._transaction(f"save an action of game {game_id}", write=True) as db:
+        with self._transaction(f"save an action of game {game_id}", game=game_id, write=True) as db:
             status = _status(db, game_id)
             if status is not GameStatus.PLAYING:
                 raise GameStateError(
                     f"Game {game_id} is {_status_words(status)}: it takes no more actions"
                 )
-            db.execute(
-                "INSERT INTO actions (game_id, seq, line)"
-                " SELECT ?, COALESCE(MAX(seq), 0) + 1, ? FROM actions WHERE game_id = ?",
-                (game_id, line, game_id),
-            )
+            _append_lines(db, game_id, [line])
 
     def drop_last_action(self, game_id: int) -> None:
         """Undo: delete the game's last action; committed when this returns.
@@ -696,16 +800,33 @@ class Storage:
         ``playing`` and clears its result. Raises :class:`GameStateError` if
         the game has no action or was abandoned.
         """
-        with self._transaction(f"undo the last action of game {game_id}", write=True) as db:
+        # The ledger is written before the commit: it may say one action fewer than the
+        # file (never a loss), never one more (a false alarm after a power cut).
+        what = f"undo the last action of game {game_id}"
+        with self._transaction(what, write=True, ledger_first=True) as db:
             status = _status(db, game_id)
             if status is GameStatus.ABANDONED:
                 raise GameStateError(f"Game {game_id} was abandoned: it cannot be changed")
-            (last,) = db.execute(
-                "SELECT MAX(seq) FROM actions WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            if last is None:
+            last, _ = _chain_head(db, game_id)
+            if last == 0:
                 raise GameStateError(f"Game {game_id} has no action to undo")
             db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, last))
+            before = db.execute(
+                "SELECT chain FROM actions WHERE game_id = ? AND seq = ?", (game_id, last - 1)
+            ).fetchone()
+            if last == 1:
+                (header,) = db.execute(
+                    "SELECT CAST(header AS BLOB) FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                link = _chain_start(game_id, bytes(header or b""))
+            elif before is None or not isinstance(before[0], bytes):
+                raise _damaged(game_id, f"action {last - 1} is missing")
+            else:
+                link = before[0]
+            db.execute(
+                "UPDATE games SET actions_count = ?, chain = ? WHERE id = ?",
+                (last - 1, link, game_id),
+            )
             if status is GameStatus.OVER:
                 db.execute(
                     "UPDATE games SET status = 'playing', finished_at = NULL, score = NULL,"
@@ -727,7 +848,9 @@ class Storage:
         lines = [dump_line(action_to_dict(action)) for action in game.actions]
         outcome, reason, rating = game.outcome, game.end_reason, game.rating
         stamp = self._stamp()
-        with self._transaction(f"save the result of game {game_id}", write=True) as db:
+        with self._transaction(
+            f"save the result of game {game_id}", game=game_id, write=True
+        ) as db:
             status = _status(db, game_id)
             if status is GameStatus.ABANDONED:
                 raise GameStateError(f"Game {game_id} was abandoned: it cannot be finished")
@@ -785,7 +908,7 @@ class Storage:
         Raises :class:`UnknownGameError` if there is no such game and
         :class:`DamagedGameError` if its lines do not parse or replay.
         """
-        with self._transaction(f"load game {game_id}", write=False) as db:
+        with self._transaction(f"load game {game_id}", game=game_id, write=False) as db:
             return self._load(db, game_id)
 
     def latest_game_id(self) -> int | None:
@@ -800,9 +923,9 @@ class Storage:
         Raises :class:`DamagedGameError` if the stored lines do not parse or replay
         (:meth:`replayable_part` then gives what does).
         """
-        with self._transaction(f"export game {game_id}", write=False) as db:
+        with self._transaction(f"export game {game_id}", game=game_id, write=False) as db:
             _status(db, game_id)
-            header, lines = _log_rows(db, game_id)
+            header, lines = _log_rows(db, game_id, chained=self.chained)
         _parse_game(game_id, header, lines)
         return "".join(line + "\n" for line in (header, *lines))
 
@@ -810,10 +933,10 @@ class Storage:
         """The longest beginning of a (damaged) game's log that parses and replays, as
         ``hanabi-log/1`` text, and how many actions it holds; ``("", 0)`` if even its
         header is damaged."""
-        with self._transaction(f"export game {game_id}", write=False) as db:
+        with self._transaction(f"export game {game_id}", game=game_id, write=False) as db:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise UnknownGameError(f"There is no stored game {game_id}")
-            header, lines = _raw_log_rows(db, game_id)
+            header, lines = _raw_log_rows(db, game_id, chained=self.chained)
         return _replayable(header, lines)
 
     def history(self) -> list[HistoryRow]:
@@ -825,7 +948,7 @@ class Storage:
         """
         with self._transaction("read the history", write=False) as db:
             rows = db.execute(f"{_HISTORY_SELECT} ORDER BY id DESC").fetchall()
-            return [_history_row(db, row) for row in rows]
+            return [_history_row(db, row, chained=self.chained) for row in rows]
 
     def history_page(
         self, *, before: int | None = None, skip: int = 0, limit: int = HISTORY_PAGE
@@ -842,7 +965,7 @@ class Storage:
             rows = db.execute(
                 f"{_HISTORY_SELECT}{where} ORDER BY id DESC LIMIT ? OFFSET ?", params
             ).fetchall()
-            games = [_history_row(db, row) for row in rows[:limit]]
+            games = [_history_row(db, row, chained=self.chained) for row in rows[:limit]]
         return HistoryPage(games, more=len(rows) > limit)
 
     def catalogue(self) -> list[StoredEntry]:
@@ -920,10 +1043,8 @@ class Storage:
                 )
                 game_id = cursor.lastrowid
                 assert game_id is not None
-                db.executemany(
-                    "INSERT INTO actions (game_id, seq, line) VALUES (?, ?, ?)",
-                    [(game_id, seq, line) for seq, line in enumerate(item.lines, start=1)],
-                )
+                _start_chain(db, game_id, header)  # its links, as new_game and append_action
+                _append_lines(db, game_id, list(item.lines))
                 by_header.setdefault(header.encode(), []).append(game_id)
                 done.append(ImportedGame(game_id, new=True))
         self.checkpoint()
@@ -937,7 +1058,7 @@ class Storage:
         it does not read back (then nothing changes).
         """
         stamp = self._stamp()
-        with self._transaction(f"resume game {game_id}", write=True) as db:
+        with self._transaction(f"resume game {game_id}", game=game_id, write=True) as db:
             stored = self._load(db, game_id)
             if stored.status is GameStatus.OVER:
                 raise GameStateError(f"Game {game_id} is over: it cannot be resumed")
@@ -979,11 +1100,15 @@ class Storage:
     # -- settings ------------------------------------------------------------
 
     def get_setting(self, key: str, default: Any = None) -> Any:
-        """The remembered value of ``key`` (as JSON gives it back), or ``default``."""
-        with self._transaction(f"read the setting {key!r}", write=False) as db:
-            row = db.execute(
-                "SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)
-            ).fetchone()
+        """The remembered value of ``key`` (as JSON gives it back), or ``default`` (also
+        when the pages holding it are damaged: a set-up choice is not worth a start)."""
+        try:
+            with self._transaction(f"read the setting {key!r}", write=False) as db:
+                row = db.execute(
+                    "SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)
+                ).fetchone()
+        except DamagedGameError:  # logged where it was met
+            return default
         if row is None:
             return default
         try:
@@ -1012,10 +1137,15 @@ class Storage:
         return _as_utc(self._now()).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     @contextlib.contextmanager
-    def _transaction(self, what: str, *, write: bool) -> Iterator[sqlite3.Connection]:
+    def _transaction(
+        self, what: str, *, write: bool, ledger_first: bool = False, game: int | None = None
+    ) -> Iterator[sqlite3.Connection]:
         """One transaction, committed on success and rolled back on any error.
 
-        SQLite errors become :class:`StorageError` ("Could not <what>: …").
+        A write is then noted in the ledger (before the commit too, with ``ledger_first``:
+        for a write that lowers a count). SQLite errors become :class:`StorageError`
+        ("Could not <what>: …"); one saying the file's bytes are damaged where it read, a
+        :class:`DamagedGameError` (of ``game``, if the transaction is about one).
         """
         with self._lock:
             db = self._connection
@@ -1024,7 +1154,11 @@ class Storage:
             try:
                 db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 yield db
+                if ledger_first:
+                    self._note(db)
                 db.execute("COMMIT")
+                if write:
+                    self._note(db)
             except BaseException as error:
                 if db.in_transaction:
                     with contextlib.suppress(sqlite3.Error):
@@ -1032,8 +1166,25 @@ class Storage:
                 if isinstance(error, sqlite3.Error):
                     if _is_full(error, self.path.parent):
                         raise _full_error(self.path.parent, what) from error
+                    if isinstance(error, sqlite3.DatabaseError) and _is_damage(error):
+                        log.warning("Could not %s: %s", what, error)
+                        where = "" if game is None else f" (stored game {game})"
+                        raise DamagedGameError(
+                            f"Could not {what}: the games database is damaged there{where}",
+                            game,
+                        ) from error
                     raise StorageError(f"Could not {what}: {error}") from error
                 raise
+
+    def _note(self, db: sqlite3.Connection) -> None:
+        """Write what the file holds now to the ledger (when it changed). A ledger that cannot
+        be written is said in the log; the games are safe in the database all the same."""
+        if self.ledger is None:
+            return
+        try:
+            self.ledger.write(_ledger_state(db))
+        except (OSError, sqlite3.Error) as error:  # the write itself is committed: not undone
+            log.warning("Could not write the ledger %s: %s", self.ledger.path, error)
 
     def _load(self, db: sqlite3.Connection, game_id: int) -> StoredGame:
         status = _status(db, game_id)
@@ -1041,7 +1192,7 @@ class Storage:
             "SELECT CAST(started_at AS BLOB), CAST(finished_at AS BLOB) FROM games WHERE id = ?",
             (game_id,),
         ).fetchone()
-        header, lines = _log_rows(db, game_id)
+        header, lines = _log_rows(db, game_id, chained=self.chained)
         setup, actions = _parse_game(game_id, header, lines)
         return StoredGame(
             game_id, setup, actions, status, _lenient(started) or "", _lenient(finished)
@@ -1058,14 +1209,14 @@ _HISTORY_SELECT = (
 )
 
 
-def _history_row(db: sqlite3.Connection, row: tuple[Any, ...]) -> HistoryRow:
+def _history_row(db: sqlite3.Connection, row: tuple[Any, ...], *, chained: bool) -> HistoryRow:
     """One row of the history, or a row marked damaged if the game does not read back."""
     game_id, started, finished, score, max_score, rating, outcome, end_reason = row
     started_at = _lenient(started) or ""
     finished_at = _lenient(finished)
     try:
         status = _status(db, game_id)  # a garbled status is damage, named here
-        header, lines = _log_rows(db, game_id)
+        header, lines = _log_rows(db, game_id, chained=chained)
         game = _replayed(game_id, header, lines)  # replayed once, not parsed then replayed
         setup = game.setup
         if status is not GameStatus.OVER:  # unfinished: the fireworks so far, no result
@@ -1141,27 +1292,118 @@ def _status_words(status: GameStatus) -> str:
     return status.value
 
 
-def _log_rows(db: sqlite3.Connection, game_id: int) -> tuple[str, list[str]]:
-    """The header and the action lines of a game, checking the numbering has no gap.
+def _log_rows(
+    db: sqlite3.Connection, game_id: int, *, chained: bool = True
+) -> tuple[str, list[str]]:
+    """The header and the action lines of a game, checking the numbering has no gap and
+    (``chained``: a file of schema 3 or later) the chain of links.
 
     The text is read as bytes and decoded here: bytes that are not UTF-8 make a
     :class:`DamagedGameError` naming the game, not a failure of the whole query.
     """
-    (header,) = db.execute(
-        "SELECT CAST(header AS BLOB) FROM games WHERE id = ?", (game_id,)
+    links = "actions_count, chain" if chained else "NULL, NULL"
+    header, count, head = db.execute(
+        f"SELECT CAST(header AS BLOB), {links} FROM games WHERE id = ?", (game_id,)
     ).fetchone()
     rows = db.execute(
-        "SELECT seq, CAST(line AS BLOB) FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        f"SELECT seq, CAST(line AS BLOB), {'chain' if chained else 'NULL'} FROM actions"
+        " WHERE game_id = ? ORDER BY seq",
+        (game_id,),
     ).fetchall()
-    for expected, (seq, _) in enumerate(rows, start=1):
+    for expected, (seq, _, _) in enumerate(rows, start=1):
         if seq != expected:
-            raise DamagedGameError(
-                f"Stored game {game_id} is damaged: action {expected} is missing", game_id
-            )
-    return _decoded(game_id, "its header", header), [
-        _decoded(game_id, f"action {number}", line)
-        for number, (_, line) in enumerate(rows, start=1)
-    ]
+            raise _damaged(game_id, f"action {expected} is missing")
+    texts = (
+        _decoded(game_id, "its header", header),
+        [
+            _decoded(game_id, f"action {number}", line)
+            for number, (_, line, _) in enumerate(rows, start=1)
+        ],
+    )
+    if not chained:  # a file of an older schema, only read: the replay checks it
+        return texts
+    try:
+        _check_chain(game_id, header, [(line, link) for _, line, link in rows], count, head)
+    except DamagedGameError:
+        _parse_game(game_id, *texts)  # a line that does not parse or replay says more
+        raise
+    return texts
+
+
+# -- what makes an edit or a missing row evident (schema 3) ----------------------------------
+
+
+def _chain_start(game_id: int, header: bytes) -> bytes:
+    """The link a game's chain starts from: its id and its header line (so a row moved to
+    another game, or a changed header, breaks the chain)."""
+    return hashlib.blake2b(b"%d\n%s" % (game_id, header), digest_size=16).digest()
+
+
+def _chain_next(link: bytes, line: bytes) -> bytes:
+    """The link of an action: the previous link and the action's line, hashed."""
+    return hashlib.blake2b(link + line, digest_size=16).digest()
+
+
+def _damaged(game_id: int, what: str) -> DamagedGameError:
+    return DamagedGameError(f"Stored game {game_id} is damaged: {what}", game_id)
+
+
+def _start_chain(db: sqlite3.Connection, game_id: int, header: str) -> None:
+    """A new game row's count (0) and first link. Every game row is written through here
+    and :func:`_append_lines` (an import too), so every game can be checked."""
+    db.execute(
+        "UPDATE games SET actions_count = 0, chain = ? WHERE id = ?",
+        (_chain_start(game_id, header.encode()), game_id),
+    )
+
+
+def _append_lines(db: sqlite3.Connection, game_id: int, lines: list[str]) -> None:
+    """Add action lines after the game's last one, each with its link, and keep the game's
+    count and last link (in the caller's transaction)."""
+    count, link = _chain_head(db, game_id)
+    rows = []
+    for line in lines:
+        count += 1
+        link = _chain_next(link, line.encode())
+        rows.append((game_id, count, line, link))
+    db.executemany("INSERT INTO actions (game_id, seq, line, chain) VALUES (?, ?, ?, ?)", rows)
+    db.execute("UPDATE games SET actions_count = ?, chain = ? WHERE id = ?", (count, link, game_id))
+
+
+def _chain_head(db: sqlite3.Connection, game_id: int) -> tuple[int, bytes]:
+    """How many actions the game holds as its row says, and its last link."""
+    row = db.execute("SELECT actions_count, chain FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise UnknownGameError(f"There is no stored game {game_id}")
+    count, head = row
+    if not isinstance(count, int) or count < 0 or not isinstance(head, bytes):
+        raise _damaged(game_id, "its count of actions or its digest is not one we write")
+    return count, head
+
+
+def _check_chain(
+    game_id: int,
+    header: bytes | None,
+    rows: list[tuple[bytes | None, object]],
+    count: object,
+    head: object,
+) -> None:
+    """:class:`DamagedGameError` unless the rows are the game's saved actions, all of them:
+    each row's link is the hash of the previous link and its line, the game's row keeps the
+    count and the last link (a deleted last row, or a changed line or header, shows)."""
+    link = _chain_start(game_id, bytes(header or b""))
+    blake2b = hashlib.blake2b  # the loop of every game listed: kept lean
+    for number, (line, stored) in enumerate(rows, start=1):
+        link = blake2b(link + (line or b""), digest_size=16).digest()  # _chain_next
+        if stored != link:
+            where = "its header or action 1" if number == 1 else f"action {number}"
+            raise _damaged(game_id, f"{where} was changed after it was saved")
+    if not isinstance(count, int) or not isinstance(head, bytes):
+        raise _damaged(game_id, "its count of actions or its digest is not one we write")
+    if len(rows) < count:
+        raise _damaged(game_id, f"its last {count - len(rows)} saved action(s) are missing")
+    if len(rows) > count or head != link:
+        raise _damaged(game_id, "its actions differ from those saved")
 
 
 def _decoded(game_id: int, where: str, data: bytes | None) -> str:
@@ -1173,18 +1415,25 @@ def _decoded(game_id: int, where: str, data: bytes | None) -> str:
         ) from None
 
 
-def _raw_log_rows(db: sqlite3.Connection, game_id: int) -> tuple[bytes, list[bytes]]:
-    """The header and the action lines as stored, in ``seq`` order, whatever they hold."""
+def _raw_log_rows(
+    db: sqlite3.Connection, game_id: int, *, chained: bool = True
+) -> tuple[bytes, list[bytes]]:
+    """The header and the action lines as stored, in ``seq`` order, up to a gap or (in a
+    ``chained`` file) a line that is not as saved."""
     (header,) = db.execute(
         "SELECT CAST(header AS BLOB) FROM games WHERE id = ?", (game_id,)
     ).fetchone()
     rows = db.execute(
-        "SELECT seq, CAST(line AS BLOB) FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        f"SELECT seq, CAST(line AS BLOB), {'chain' if chained else 'NULL'} FROM actions"
+        " WHERE game_id = ? ORDER BY seq",
+        (game_id,),
     ).fetchall()
     lines: list[bytes] = []
-    for expected, (seq, line) in enumerate(rows, start=1):
-        if seq != expected:
-            break  # a gap: what follows cannot be in order
+    link = _chain_start(game_id, bytes(header or b""))
+    for expected, (seq, line, stored) in enumerate(rows, start=1):
+        link = _chain_next(link, bytes(line or b""))
+        if seq != expected or (chained and stored != link):
+            break  # a gap, or a line changed (or the header): what follows is not as saved
         lines.append(line or b"")
     return header or b"", lines
 
@@ -1285,8 +1534,10 @@ def _replayed(game_id: int, header: str, lines: list[str]) -> Game:
 
 
 def _ensure_directory(data_dir: Path) -> None:
+    """Create the data directory if needed: its owner's only (0700), as systemd makes the
+    service's; a directory that exists keeps its modes."""
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     except FileExistsError:
         raise StorageError(
             f"The data directory {data_dir} is a file, not a directory; the games cannot be saved"
@@ -1334,6 +1585,16 @@ def _examine(path: Path) -> _Verdict:
     header_id = int.from_bytes(head[_APPLICATION_ID_OFFSET : _APPLICATION_ID_OFFSET + 4], "big")
     if header_id not in (0, APPLICATION_ID):
         return _Verdict("foreign", f"application id 0x{header_id:08X}")
+    for part in (path, _side_file(path, "-wal"), _side_file(path, "-shm")):
+        if part.exists() and not os.access(part, os.R_OK | os.W_OK):
+            # Said before SQLite opens it: a read-only connection would leave -wal and -shm
+            # files behind with the database's modes, read-only, and every later write
+            # would fail once the database itself is writable again.
+            what = "games database" if part == path else "journal file"
+            raise StorageError(
+                f"The {what} {part} is read-only, so the games cannot be saved;"
+                " check its owner and permissions"
+            )
     return _probe(path)
 
 
@@ -1364,7 +1625,8 @@ def _probe(path: Path) -> _Verdict:
         problems = [row[0] for row in probe.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             return _Verdict("corrupt", f"the integrity check found: {problems[0]}")
-        for query in _SCHEMA_PROBES:  # a column renamed by damaged bytes in the schema
+        probes = _SCHEMA_PROBES + (_INTEGRITY_PROBES if version >= 3 else ())
+        for query in probes:  # a column renamed by damaged bytes in the schema
             probe.execute(query).fetchall()
         return _Verdict("ours", version=version)
     except UnicodeDecodeError:
@@ -1411,20 +1673,21 @@ def _move_aside(path: Path, kind: str, stamp: str) -> Path:
 
 
 def _moved_notice(verdict: _Verdict, path: Path, moved: Path) -> str:
+    """The sentence for a file moved aside: what happened and where the copy is. What SQLite
+    reported (an integrity report may run to pages) goes to the log, not to the screen."""
+    log.warning("%s moved aside to %s (%s): %s", path, moved.name, verdict.kind, verdict.reason)
     if verdict.kind == "foreign":
         return (
-            f"The file {path.name} belonged to another program ({verdict.reason}); it was moved"
-            f" aside to {moved.name} and a new games database started"
+            f"The file {path.name} belonged to another program; it was moved aside to"
+            f" {moved.name} and a new games database started"
         )
     if verdict.kind == "newer":
         return (
-            f"The games database was written by a newer version of hanabi-companion (schema"
-            f" {verdict.reason}, this one reads {SCHEMA_VERSION}); it was moved aside to"
-            f" {moved.name} and a new one started"
+            f"The games database was written by a newer version of hanabi-companion; it was"
+            f" moved aside to {moved.name} and a new one started"
         )
     return (
-        f"The games database was damaged ({verdict.reason}); it was moved aside to"
-        f" {moved.name} and a new one started"
+        f"The games database was damaged; it was moved aside to {moved.name} and a new one started"
     )
 
 
@@ -1521,9 +1784,9 @@ def _keep_damaged_journal(
     )
 
 
-def _set_aside_orphans(path: Path, clock: Callable[[], datetime]) -> str | None:
+def _set_aside_orphans(path: Path, clock: Callable[[], datetime]) -> list[str]:
     """Move away a journal left without its database: SQLite would replay it into the new one."""
-    moved = []
+    moved: list[str] = []
     for suffix in ("-wal", "-journal"):
         source = _side_file(path, suffix)
         with contextlib.suppress(FileNotFoundError):
@@ -1540,12 +1803,20 @@ def _set_aside_orphans(path: Path, clock: Callable[[], datetime]) -> str | None:
                 ) from error
             moved.append(target.name)
     if not moved:
-        return None
+        return []
     _fsync_directory(path.parent)
-    return (
-        f"A journal file was left without its games database; it was moved aside to"
-        f" {', '.join(moved)} and a new database started"
-    )
+    return moved
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file its owner's only (0600) before SQLite does (it would make it
+    0644); SQLite gives its -wal and -shm files the database's modes."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600))
+    except OSError as error:
+        raise StorageError(
+            f"Could not create the games database {path}: {error.strerror or error}"
+        ) from error
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -1606,6 +1877,8 @@ def _upgrade_schema(db: sqlite3.Connection, path: Path) -> None:
         db.execute("BEGIN IMMEDIATE")
         try:
             (version,) = db.execute("PRAGMA user_version").fetchone()
+            if version < SCHEMA_VERSION and db.execute("SELECT 1 FROM games LIMIT 1").fetchone():
+                log.info("upgrading %s to schema %d", path, SCHEMA_VERSION)  # not a new one
             for target in range(version + 1, SCHEMA_VERSION + 1):
                 _MIGRATIONS[target](db)
             if version < SCHEMA_VERSION:
@@ -1634,6 +1907,177 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
+# -- the ledger: what a truncation of the database cannot reach ----------------------------
+
+
+@dataclass(frozen=True)
+class LedgerState:
+    """What the database held after its last confirmed write."""
+
+    #: Rows in the table of games, and the highest id given.
+    games: int = 0
+    last_id: int = 0
+    #: The game in play (None if none), and its saved actions.
+    game: int | None = None
+    actions: int = 0
+
+
+_LEDGER_SLOT = 512
+_LEDGER_MAGIC = b"HNBL"
+
+
+class Ledger:
+    """A 1 KiB file beside the database: two 512-byte slots written in turn (each with a
+    sequence number and a CRC), so a write cut by a power cut leaves the other slot whole.
+
+    It remembers how many games the file held and how many actions the game in play had, as
+    of the last confirmed write: a database emptied, a game row deleted, or a journal cut
+    (the last actions gone with it) then shows at the next opening. One ``pwrite`` of a
+    sector and one ``fdatasync`` per write; no rename, no directory update.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        #: What the ledger held when opened (None: new, or both slots damaged).
+        self.state: LedgerState | None = None
+        self._sequence = 0
+        try:
+            data = os.pread(self._fd, 2 * _LEDGER_SLOT, 0)
+        except OSError:
+            self.close()
+            raise
+        best = _best_slot(data)
+        #: Bytes were there but no slot reads back: the ledger itself was damaged.
+        self.damaged = best is None and any(data)
+        if best is not None:
+            self._sequence, self.state = best
+        self._written = self.state
+
+    @staticmethod
+    def look(path: Path) -> LedgerState | None:
+        """What the ledger at ``path`` holds, read without creating or writing it (for the
+        read-only commands); None if there is none, or it cannot be read."""
+        try:
+            with path.open("rb") as file:
+                data = file.read(2 * _LEDGER_SLOT)
+        except OSError:
+            return None
+        best = _best_slot(data)
+        return None if best is None else best[1]
+
+    def write(self, state: LedgerState) -> None:
+        """Note ``state`` (nothing is written if it is what the ledger holds)."""
+        if state == self._written or self._fd is None:
+            return
+        self._sequence += 1
+        payload = json.dumps(
+            {"seq": self._sequence, **state.__dict__}, separators=(",", ":")
+        ).encode()
+        record = _LEDGER_MAGIC + struct.pack(">IH", zlib.crc32(payload), len(payload)) + payload
+        os.pwrite(self._fd, record.ljust(_LEDGER_SLOT, b"\0"), (self._sequence % 2) * _LEDGER_SLOT)
+        os.fdatasync(self._fd)
+        self._written = state
+
+    def close(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+
+def _best_slot(data: bytes) -> tuple[int, LedgerState] | None:
+    """The newer of the ledger's two slots that read back (sequence number and state)."""
+    best: tuple[int, LedgerState] | None = None
+    for slot in range(2):
+        found = _read_slot(data[slot * _LEDGER_SLOT : (slot + 1) * _LEDGER_SLOT])
+        if found is not None and (best is None or found[0] > best[0]):
+            best = found
+    return best
+
+
+def _read_slot(data: bytes) -> tuple[int, LedgerState] | None:
+    """A slot's sequence number and state, or None if it is empty or damaged."""
+    if len(data) < 10 or not data.startswith(_LEDGER_MAGIC):
+        return None
+    crc, size = struct.unpack(">IH", data[4:10])
+    payload = data[10 : 10 + size]
+    if len(payload) != size or zlib.crc32(payload) != crc:
+        return None
+    try:
+        fields = json.loads(payload)
+        state = LedgerState(
+            games=int(fields["games"]),
+            last_id=int(fields["last_id"]),
+            game=None if fields["game"] is None else int(fields["game"]),
+            actions=int(fields["actions"]),
+        )
+        return int(fields["seq"]), state
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def _ledger_state(db: sqlite3.Connection) -> LedgerState:
+    """What the database holds now (read in the caller's transaction, if any)."""
+    games, last_id = db.execute("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM games").fetchone()
+    row = db.execute(
+        "SELECT id, actions_count FROM games WHERE status = 'playing' ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+    if row is None or not isinstance(row[1], int):
+        return LedgerState(games, last_id)
+    return LedgerState(games, last_id, row[0], row[1])
+
+
+def _compare_with_ledger(
+    db: sqlite3.Connection,
+    before: LedgerState | None,
+    path: Path,
+    kind: str,
+    *,
+    quiet: bool = False,
+) -> list[tuple[str, dict[str, object]]]:
+    """What the file lost since the ledger's last note, as findings (key, parameters);
+    logged unless ``quiet`` (a read-only command says them itself)."""
+    warn = log.debug if quiet else log.warning
+    if before is None or before.games == 0:
+        return []
+    if kind == "new":  # missing, or 0 bytes: every game is gone
+        warn("%s is empty or missing; its ledger says it held %d games", path, before.games)
+        return [("database_emptied", {"games": before.games})]
+    found: list[tuple[str, dict[str, object]]] = []
+    ids = {
+        game_id
+        for (game_id,) in db.execute("SELECT id FROM games WHERE id <= ?", (before.last_id,))
+    }
+    missing = [game_id for game_id in range(1, before.last_id + 1) if game_id not in ids]
+    if len(ids) < before.games and missing:
+        listed = ", ".join(str(game_id) for game_id in missing[:8])
+        if len(missing) > 8:
+            listed += ", …"
+        warn("%s: games missing from the table of games: %s", path, listed)
+        found.append(("games_missing", {"games": listed}))
+    if before.game is not None and before.game in ids:
+        (held,) = db.execute(
+            "SELECT COUNT(*) FROM actions WHERE game_id = ?", (before.game,)
+        ).fetchone()
+        if held < before.actions:
+            warn(
+                "%s: game %d holds %d actions; %d were saved",
+                path,
+                before.game,
+                held,
+                before.actions,
+            )
+            found.append(
+                ("actions_missing", {"game": before.game, "missing": before.actions - held})
+            )
+    return found
+
+
+def _finding_text(key: str, params: dict[str, object]) -> str:
+    """A finding in English, for the command line and the log."""
+    return i18n.tr("en", key, **params)
+
+
 class DataDirLock:
     """One companion per data directory: an exclusive ``flock`` on :data:`LOCK_NAME`.
 
@@ -1648,7 +2092,7 @@ class DataDirLock:
         _ensure_directory(data_dir)
         self.path = data_dir / LOCK_NAME
         try:
-            self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as error:
             raise StorageError(
                 f"Could not open the lock file {self.path}: {error.strerror or error}"

@@ -8,15 +8,19 @@ companion made of it.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
+import shutil
 import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from needs import need_tool, unavailable
 
-from companion.storage import Storage, StorageError
+from companion.storage import LEDGER_NAME, Storage, StorageError
 from engine import GameSetup
 from engine.table import SimulatedTable
 
@@ -77,6 +81,48 @@ def full_filesystem(tmp_path: Path, size: str = "2m") -> Iterator[FullCard]:
         yield FullCard(root)
     finally:
         subprocess.run(["umount", "-l", str(root)], check=False)
+
+
+class FaultyCard:
+    """A folder behind a FUSE file system (tests/faultyfs.py) that fails on demand."""
+
+    def __init__(self, root: Path, control: Path) -> None:
+        self.root = root
+        self.control = control
+
+    def fail(self, fault: str) -> None:
+        """``eio`` (reads and writes fail), ``erofs`` (writes fail) or ``ok``."""
+        self.control.write_text(fault)
+
+
+@contextlib.contextmanager
+def faulty_filesystem(tmp_path: Path) -> Iterator[FaultyCard]:
+    """A real file system whose calls fail with EIO or EROFS on demand, below SQLite."""
+    try:
+        import mfusepy  # noqa: F401
+    except (ImportError, OSError) as error:  # OSError: libfuse 3 is missing
+        unavailable(f"mfusepy cannot load libfuse 3 here ({error})")
+    backing, root, control = tmp_path / "backing", tmp_path / "fuse", tmp_path / "fault"
+    backing.mkdir()
+    root.mkdir()
+    control.write_text("ok")
+    server = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("faultyfs.py")), backing, root, control],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not os.path.ismount(root):
+            if server.poll() is not None or time.monotonic() > deadline:
+                unavailable(f"cannot mount a FUSE file system here ({server.stderr.read()!r})")
+            time.sleep(0.05)
+        yield FaultyCard(root, control)
+    finally:
+        control.write_text("ok")
+        subprocess.run(["umount", "-l", str(root)], check=False, capture_output=True)
+        server.terminate()
+        server.wait(timeout=20)
 
 
 @dataclass
@@ -171,7 +217,7 @@ def journal_trial(tmp_path: Path, seed: int) -> JournalTrial:
                 break
             storage.append_action(game_id, table.step())
             confirmed += 1
-        for name in ("games.db", "games.db-wal"):  # the disk as a kill -9 leaves it
+        for name in ("games.db", "games.db-wal", LEDGER_NAME):  # as a kill -9 leaves the disk
             (crashed / name).write_bytes((running / name).read_bytes())
     wal = crashed / "games.db-wal"
     data = bytearray(wal.read_bytes())
@@ -190,3 +236,218 @@ def journal_trial(tmp_path: Path, seed: int) -> JournalTrial:
         except StorageError as error:  # the game's start was in the dropped frames too
             trial.reported = trial.reported or str(error)
     return trial
+
+
+# -- issue 24: every fault of a hostile SD card, tried on a data directory of 8 games --------
+
+#: The faults :func:`fault_trial` knows, with what each does.
+FAULTS = {
+    "bytes-clean": "random bytes in games.db after a clean stop (checkpointed)",
+    "bytes-crash": "random bytes in games.db after a kill -9 (the -wal present)",
+    "bytes-wal": "random bytes in games.db-wal after a kill -9",
+    "cut-db": "games.db truncated at a random length (0 included) after a clean stop",
+    "cut-wal": "games.db-wal truncated at a random length after a kill -9",
+    "cut-ledger": "games.ledger truncated at a random length after a kill -9",
+    "delete-row": "a row deleted (an action, the last action, a finished game's row)",
+    "edit-row": "a row edited (a card changed to another legal-looking one, a header)",
+}
+
+
+@dataclass
+class FaultTrial:
+    """What one fault did: the games changed or lost, and what the companion said."""
+
+    fault: str
+    seed: int
+    said: list[str] = field(default_factory=list)  # notices, errors, damaged rows
+    changed: list[int] = field(default_factory=list)  # games not as confirmed
+    silent: list[int] = field(default_factory=list)  # … of which nothing was said
+    crash: str | None = None  # an exception that is not a sentence of ours
+
+    @property
+    def verdict(self) -> str:
+        if self.crash:
+            return "crash"
+        if self.silent:
+            return "silent"
+        return "named" if self.changed else "intact"
+
+
+#: Tables of eight made so far (they take seconds each): a trial copies one of them.
+TEMPLATES = 16
+_tables: dict[tuple[Path, int], dict[int, str]] = {}
+
+
+def _table_of_eight(tmp_path: Path, template: int, running: Path, crashed: Path) -> dict[int, str]:
+    """7 finished games and a game in progress of 5-40 actions (in the -wal only), stopped
+    cleanly in ``running`` and copied into ``crashed`` as a kill -9 leaves the disk; the
+    logs as confirmed, by id. Made once per template and copied."""
+    source = tmp_path / f"template-{template}"
+    key = (tmp_path, template)
+    if key not in _tables:
+        rng = random.Random(f"template-{template}")
+        confirmed: dict[int, str] = {}
+        (source / "crashed").mkdir(parents=True)
+        with Storage.open(source / "running") as storage:
+            play_finished_games(storage, 7, rng.randrange(1 << 30))
+            setup = GameSetup(players=rng.randint(2, 5))
+            game_id = storage.new_game(setup)
+            table = SimulatedTable(setup, random.Random(rng.random()), skill=0.9)
+            for _ in range(rng.randint(5, 40)):
+                if table.game.is_over:
+                    break
+                storage.append_action(game_id, table.step())
+            for row in storage.history():
+                confirmed[row.id] = storage.export(row.id)
+            for path in (source / "running").iterdir():
+                (source / "crashed" / path.name).write_bytes(path.read_bytes())
+        _tables[key] = confirmed
+    shutil.copytree(source / "running", running)
+    shutil.copytree(source / "crashed", crashed)
+    return _tables[key]
+
+
+def _random_bytes(path: Path, rng: random.Random, runs: int = 4) -> None:
+    data = bytearray(path.read_bytes())
+    if not data:
+        return
+    for _ in range(rng.randint(1, runs)):
+        start = rng.randrange(len(data))
+        length = 1 if rng.random() < 0.5 else rng.randint(2, 64)
+        data[start : start + length] = rng.randbytes(len(data[start : start + length]))
+    path.write_bytes(bytes(data))
+
+
+def _cut(path: Path, rng: random.Random) -> None:
+    size = path.stat().st_size
+    keep = 0 if rng.random() < 0.15 else rng.randint(0, max(0, size - 1))
+    os.truncate(path, keep)
+
+
+def _edit_rows(data_dir: Path, fault: str, rng: random.Random, confirmed: dict[int, str]) -> None:
+    """Change the file with SQL behind the companion's back (as a hand or a tool would)."""
+    import sqlite3
+
+    db = sqlite3.connect(data_dir / "games.db")
+    game_id = rng.choice(sorted(confirmed))
+    with db:
+        db.execute("PRAGMA foreign_keys = OFF")
+        kind = rng.randrange(3)
+        if fault == "delete-row" and kind == 0:  # any action
+            (count,) = db.execute(
+                "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            if count:
+                seq = rng.randint(1, count)
+                db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+        elif fault == "delete-row" and kind == 1:  # the last action
+            db.execute(
+                "DELETE FROM actions WHERE game_id = ? AND seq ="
+                " (SELECT MAX(seq) FROM actions WHERE game_id = ?)",
+                (game_id, game_id),
+            )
+        elif fault == "delete-row":  # a finished game's row (its actions left behind)
+            db.execute("DELETE FROM games WHERE id = ? AND status = 'over'", (game_id,))
+        elif kind < 2:  # a card changed to another one that parses
+            rows = db.execute(
+                "SELECT seq, line FROM actions WHERE game_id = ? AND line LIKE '%card%'",
+                (game_id,),
+            ).fetchall()
+            if rows:
+                seq, line = rng.choice(rows)
+                card = line.split('"card": "')[1][:2]
+                other = rng.choice([c + r for c in "RYGBW" for r in "12345" if c + r != card])
+                db.execute(
+                    "UPDATE actions SET line = ? WHERE game_id = ? AND seq = ?",
+                    (line.replace(card, other), game_id, seq),
+                )
+        else:  # the header: a name changed
+            db.execute(
+                "UPDATE games SET header = replace(header, 'Player', 'Plyer') WHERE id = ?",
+                (game_id,),
+            )
+    db.close()
+
+
+def fault_trial(tmp_path: Path, fault: str, seed: int) -> FaultTrial:
+    """One fault on a data directory of 8 games, then the companion's opening, its history
+    and every game's export compared with what was confirmed before."""
+    rng = random.Random(f"{fault}-{seed}")
+    running = tmp_path / f"{fault}-{seed}"
+    crashed = tmp_path / f"{fault}-{seed}-crashed"
+    confirmed = _table_of_eight(tmp_path, seed % TEMPLATES, running, crashed)
+    after_crash = fault in ("bytes-crash", "bytes-wal", "cut-wal", "cut-ledger")
+    data_dir = crashed if after_crash else running
+    if fault in ("bytes-clean", "bytes-crash"):
+        _random_bytes(data_dir / "games.db", rng)
+    elif fault == "bytes-wal":
+        _random_bytes(data_dir / "games.db-wal", rng)
+    elif fault == "cut-db":
+        _cut(data_dir / "games.db", rng)
+    elif fault == "cut-wal":
+        _cut(data_dir / "games.db-wal", rng)
+    elif fault == "cut-ledger":
+        _cut(data_dir / "games.ledger", rng)
+    else:
+        _edit_rows(data_dir, fault, rng, confirmed)
+    trial = FaultTrial(fault, seed)
+    try:
+        _look(data_dir, confirmed, trial)
+    except Exception as error:  # what the benchmark counts as a crash
+        trial.crash = f"{type(error).__name__}: {error}"
+    return trial
+
+
+def _named_by_notice(storage: Storage, confirmed: dict[int, str]) -> set[int]:
+    """The games the opening's notice speaks of: all of them for a file moved aside or
+    emptied, the ids it lists, the game in play for a damaged or cut journal."""
+    named: set[int] = set()
+    for key, params in storage.findings:
+        if key == "games_missing":
+            named |= {int(word) for word in str(params["games"]).split(", ") if word.isdigit()}
+        elif key == "actions_missing":
+            named.add(int(str(params["game"])))
+        else:  # the whole file
+            named |= set(confirmed)
+    if storage.journal_copy is not None:
+        named.add(max(confirmed))  # the game in play, whose actions the journal held
+    if storage.notice and not storage.findings and storage.journal_copy is None:
+        named |= set(confirmed)  # a journal left without its database: the whole file
+    return named
+
+
+def _look(data_dir: Path, confirmed: dict[int, str], trial: FaultTrial) -> None:
+    """Open, list and export as the companion and its commands would; note what was said."""
+    from companion.storage import DamagedGameError
+
+    try:
+        storage = Storage.open(data_dir)
+    except StorageError as error:  # a sentence at start: every game is named with it
+        trial.said.append(str(error))
+        trial.changed = sorted(confirmed)
+        return
+    with storage:
+        if storage.notice:
+            trial.said.append(storage.notice)
+        named_here = _named_by_notice(storage, confirmed)
+        try:
+            rows = {row.id: row for row in storage.history()}
+        except StorageError as error:
+            trial.said.append(str(error))
+            rows = {}
+            named_here = set(confirmed)  # the history says it cannot be read: all of them
+        for game_id, text in confirmed.items():
+            row = rows.get(game_id)
+            named = game_id in named_here or (row is not None and row.damaged is not None)
+            try:
+                now = storage.export(game_id)
+            except DamagedGameError as error:
+                now, named = None, True
+                trial.said.append(str(error))
+            except StorageError as error:  # e.g. an unknown game: nothing said by itself
+                now = None
+                named = named or "damaged" in str(error)
+            if now != text:
+                trial.changed.append(game_id)
+                if not named:
+                    trial.silent.append(game_id)

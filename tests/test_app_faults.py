@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from faults import finished_games_database, full_filesystem
+from faults import faulty_filesystem, finished_games_database, full_filesystem
 
 from companion.app import App, resume, storage_notice
 from companion.controller import Info, Screen, SetupDraft
@@ -205,6 +205,68 @@ def test_a_damaged_journal_is_said_on_screen_in_its_language_and_kept(tmp_path, 
         )
 
 
+def test_a_game_in_progress_that_lost_its_actions_is_named_not_resumed_empty(tmp_path, dummy_video):
+    """Issue 24: the start-up check (quick_check) once said ok while the game in progress
+    came back without its 20 actions, silently; its row's count of actions names it now."""
+    game_id = stored_game(tmp_path, actions=20)
+    db = sqlite3.connect(tmp_path / "games.db")
+    with db:
+        db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+    db.close()
+    app = make_app(tmp_path)
+    try:
+        assert app.game_id is None and app.controller.game is None
+        assert app.controller.notice == tr("en", "game_damaged_kept_aside", game=game_id)
+    finally:
+        close_app(app)
+
+
+def scramble_a_page(data_dir: Path) -> None:
+    """Bytes of a middle page of games.db flipped: SQLite's integrity report runs to lines."""
+    path = data_dir / "games.db"
+    data = bytearray(path.read_bytes())
+    for offset in range(2 * 4096 + 8, 3 * 4096, 7):
+        data[offset] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+def test_a_damaged_database_is_a_sentence_on_screen_and_its_report_goes_to_the_log(tmp_path):
+    """Issue 24: the notice says what happened and where the copy is; SQLite's report (which
+    once filled the banner and crashed the start) is in the journal, the companion is up."""
+    finished_games_database(tmp_path / "data", 6, seed=3)
+    scramble_a_page(tmp_path / "data")
+    with RunningCompanion(tmp_path, tmp_path / "data") as companion:
+        assert companion.ready()
+    assert companion.returncode == 0
+    moved = [p.name for p in (tmp_path / "data").iterdir() if p.name.endswith("Z")]
+    assert len(moved) == 1 and ".corrupt-" in moved[0]
+    sentence = f"The games database was damaged; it was moved aside to {moved[0]}"
+    assert sentence in companion.stderr
+    assert "moved aside to" in companion.stderr.split(sentence)[0]  # the log line, with why
+
+
+@pytest.mark.parametrize("size", [(240, 320), (320, 240), (800, 480)])
+def test_the_notice_of_a_damaged_database_leaves_the_screen_its_room(tmp_path, size):
+    """Issue 24: the start-up notice is one sentence in the screen's language; the screen
+    under it is drawn (it once took the panel's height and crashed ``subsurface``)."""
+    finished_games_database(tmp_path, 6, seed=3)
+    scramble_a_page(tmp_path)
+    storage = Storage.open(tmp_path)
+    try:
+        controller, game_id = resume(storage, SetupDraft(players=2, language="fr"))
+        controller.notice = storage_notice(storage, "fr")
+        (moved,) = [p.name for p in tmp_path.iterdir() if p.name.endswith("Z")]
+        assert controller.notice == tr("fr", "database_corrupt_moved_aside", copy=moved)
+        app = App(storage, open_display("dummy", size), controller, game_id)
+        try:
+            app.draw()
+            assert moved in "".join(drawn.text for drawn in app.renderer.texts)
+        finally:
+            app.display.close()
+    finally:
+        storage.close()
+
+
 # -- item 2: one companion per data directory -----------------------------------------------
 
 
@@ -315,6 +377,82 @@ def test_an_action_on_a_full_card_is_refused_on_screen_and_play_resumes_with_roo
             card.free()
             app.dispatch(Press(Key.HINT))
             assert len(parse_log(app.storage.export(app.game_id)).actions) == len(stored) + 1
+        finally:
+            close_app(app)
+
+
+LOCK_HOLDER = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("holding", flush=True)
+sys.stdin.readline()
+db.execute("ROLLBACK")
+"""
+
+
+def test_an_action_while_another_process_holds_the_database_is_refused_and_play_resumes(
+    tmp_path, dummy_video, monkeypatch
+):
+    """Issue 24: a real second process holding a write transaction: the action is refused in
+    one sentence (no exit), nothing is half-stored, the next one is stored once it lets go."""
+    monkeypatch.setattr("companion.storage.BUSY_TIMEOUT_MS", 300)  # not 5 s per try here
+    app = make_app(tmp_path)
+    try:
+        app.dispatch(Press(Key.OK))
+        app.dispatch(Press(Key.HINT))
+        before = app.storage.export(app.game_id)
+        holder = subprocess.Popen(
+            [sys.executable, "-c", LOCK_HOLDER, str(tmp_path / "games.db")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == "holding\n"
+            app.dispatch(Press(Key.HINT))
+            assert app.controller.message == Info("storage_busy")
+            assert "this action was not saved" in said(app)
+            assert app.controller.game is not None and len(app.controller.game.actions) == 1
+        finally:
+            holder.communicate("\n", timeout=30)
+        assert app.storage.export(app.game_id) == before
+        app.dispatch(Press(Key.HINT))
+        assert len(parse_log(app.storage.export(app.game_id)).actions) == 2
+    finally:
+        close_app(app)
+
+
+@pytest.mark.parametrize("fault", ["eio", "erofs"])
+def test_an_io_error_below_sqlite_mid_game_refuses_the_action_and_play_resumes(
+    tmp_path, dummy_video, fault
+):
+    """Issue 24: the card's file system fails every write (EIO: a dying card; EROFS: the
+    kernel turned it read-only), injected below SQLite by a real FUSE file system: the
+    action is refused in one sentence, nothing is half-stored, an undo and a play go on
+    once the card answers again."""
+    with faulty_filesystem(tmp_path) as card:
+        app = make_app(card.root / "data")
+        try:
+            app.dispatch(Press(Key.OK))
+            app.dispatch(Press(Key.HINT))
+            app.dispatch(Press(Key.HINT))
+            before = app.storage.export(app.game_id)
+            card.fail(fault)
+            try:
+                app.dispatch(Press(Key.HINT))
+                assert app.controller.message == Info("storage_io_error")
+                assert "this action was not saved" in said(app)
+                assert app.controller.game is not None
+                assert len(app.controller.game.actions) == 2  # shown = stored
+                app.dispatch(Press(Key.UNDO))
+                app.dispatch(Press(Key.OK))  # the undo is refused as well
+                assert len(app.controller.game.actions) == 2
+            finally:
+                card.fail("ok")
+            assert app.storage.export(app.game_id) == before
+            app.dispatch(Press(Key.HINT))
+            assert len(parse_log(app.storage.export(app.game_id)).actions) == 3
         finally:
             close_app(app)
 
@@ -481,3 +619,14 @@ def test_an_abandoned_game_is_resumed_from_the_history_screen(dummy_video, tmp_p
         assert app.storage.unfinished().id == first
     finally:
         close_app(app)
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_an_emptied_database_is_named_on_screen_in_its_language(tmp_path, language):
+    """Issue 24: games.db emptied (0 bytes) opens as a new database, and the start names
+    the games it held (the ledger remembered them), in the screen's language."""
+    finished_games_database(tmp_path, 8, seed=2)
+    os.truncate(tmp_path / "games.db", 0)
+    with Storage.open(tmp_path) as storage:
+        assert storage_notice(storage, language) == tr(language, "database_emptied", games=8)
+        assert storage.history() == []

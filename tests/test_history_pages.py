@@ -26,7 +26,14 @@ from companion.controller import (
     SetupDraft,
 )
 from companion.display import open_display
-from companion.storage import SCHEMA_VERSION, GameStatus, HistoryRow, StatsRow, Storage
+from companion.storage import (
+    LEDGER_NAME,
+    SCHEMA_VERSION,
+    GameStatus,
+    HistoryRow,
+    StatsRow,
+    Storage,
+)
 from engine import Card, Game, GameOptions, GameSetup, Hint, Multicolor, Play
 from engine.errors import IllegalAction
 from hardware.events import Key, Press
@@ -241,7 +248,7 @@ def test_a_version_1_database_is_upgraded_in_place(tmp_path):
         assert storage.get_setting("setup") == {"players": 4}
         assert storage.unfinished() is not None and storage.unfinished().id == 3
         storage.append_action(3, Hint())  # and it takes new actions
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["games.db"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["games.db", LEDGER_NAME]
     db = sqlite3.connect(tmp_path / "games.db")
     assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
     names = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}

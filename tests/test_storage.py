@@ -20,6 +20,7 @@ import pytest
 
 from companion.storage import (
     APPLICATION_ID,
+    LEDGER_NAME,
     SCHEMA_VERSION,
     DamagedGameError,
     GameStateError,
@@ -370,7 +371,7 @@ def test_a_damaged_stored_game_is_reported_with_its_id(storage, seq, line, messa
     db = storage._connection  # tamper with the rows, as a damaged file would
     db.execute("BEGIN")
     db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, min(seq, 2)))
-    db.execute("INSERT INTO actions VALUES (?, ?, ?)", (game_id, seq, line))
+    db.execute("INSERT INTO actions (game_id, seq, line) VALUES (?, ?, ?)", (game_id, seq, line))
     db.execute("COMMIT")
     with pytest.raises(DamagedGameError, match=f"game {game_id}") as caught:
         storage.load(game_id)
@@ -505,7 +506,9 @@ def assert_fresh_and_working(storage):
     assert storage.load(game_id).actions == [Hint()]
 
 
-def test_random_bytes_are_moved_aside_with_their_side_files(tmp_path):
+def test_random_bytes_are_moved_aside_with_their_side_files(tmp_path, caplog):
+    """The notice is a sentence (what happened, where the copy is); SQLite's words go to
+    the log."""
     garbage = random.Random(1).randbytes(8192)
     wal = random.Random(2).randbytes(1000)
     (tmp_path / "games.db").write_bytes(garbage)
@@ -513,9 +516,9 @@ def test_random_bytes_are_moved_aside_with_their_side_files(tmp_path):
     with open_storage(tmp_path, FrozenClock()) as storage:
         moved = "games.db.corrupt-20261121T101500Z"
         assert storage.notice == (
-            "The games database was damaged (it is not a database file); it was moved aside"
-            f" to {moved} and a new one started"
+            f"The games database was damaged; it was moved aside to {moved} and a new one started"
         )
+        assert "it is not a database file" in caplog.text
         assert (tmp_path / moved).read_bytes() == garbage
         assert (tmp_path / f"{moved}-wal").read_bytes() == wal
         assert_fresh_and_working(storage)
@@ -545,7 +548,7 @@ def test_a_truncated_database_is_moved_aside(tmp_path, size):
     os.truncate(path, keep)
     truncated = path.read_bytes()
     with open_storage(tmp_path, FrozenClock()) as storage:
-        assert storage.notice.startswith("The games database was damaged (")
+        assert storage.notice.startswith("The games database was damaged; it was moved")
         assert "moved aside to games.db.corrupt-20261121T101500Z" in storage.notice
         assert (tmp_path / "games.db.corrupt-20261121T101500Z").read_bytes() == truncated
         assert_fresh_and_working(storage)
@@ -565,7 +568,7 @@ def test_damaged_pages_are_found_by_the_integrity_check(tmp_path):
         assert_fresh_and_working(storage)
 
 
-def test_a_database_of_another_program_is_moved_aside_untouched(tmp_path):
+def test_a_database_of_another_program_is_moved_aside_untouched(tmp_path, caplog):
     path = tmp_path / "games.db"
     other = sqlite3.connect(path)
     other.execute("PRAGMA application_id = 0x12345678")
@@ -577,15 +580,16 @@ def test_a_database_of_another_program_is_moved_aside_untouched(tmp_path):
     with open_storage(tmp_path, FrozenClock()) as storage:
         moved = tmp_path / "games.db.foreign-20261121T101500Z"
         assert storage.notice == (
-            "The file games.db belonged to another program (application id 0x12345678); it was"
-            f" moved aside to {moved.name} and a new games database started"
+            "The file games.db belonged to another program; it was moved aside to"
+            f" {moved.name} and a new games database started"
         )
+        assert "application id 0x12345678" in caplog.text
         assert moved.read_bytes() == original
         assert sqlite_pragma(path, "application_id") == APPLICATION_ID
         assert_fresh_and_working(storage)
 
 
-def test_a_foreign_wal_database_is_moved_aside_with_its_journal_unapplied(tmp_path):
+def test_a_foreign_wal_database_is_moved_aside_with_its_journal_unapplied(tmp_path, caplog):
     source = tmp_path / "elsewhere"
     source.mkdir()
     data_dir = tmp_path / "data"
@@ -602,7 +606,8 @@ def test_a_foreign_wal_database_is_moved_aside_with_its_journal_unapplied(tmp_pa
     main, wal = (data_dir / "games.db").read_bytes(), (data_dir / "games.db-wal").read_bytes()
     assert len(wal) > 0
     with open_storage(data_dir, FrozenClock()) as storage:
-        assert "another program (no application id, tables: notes)" in storage.notice
+        assert "another program" in storage.notice
+        assert "no application id, tables: notes" in caplog.text
         moved = data_dir / "games.db.foreign-20261121T101500Z"
         assert moved.read_bytes() == main
         assert Path(f"{moved}-wal").read_bytes() == wal
@@ -716,10 +721,33 @@ def test_a_read_only_database_file_is_a_storage_error(shared_dir):
     data_dir.mkdir()
     data_dir.chmod(0o777)
     open_storage(data_dir).close()
+    (data_dir / LEDGER_NAME).chmod(0o666)  # made by root, opened by nobody
     (data_dir / "games.db").chmod(0o444)
+    before = sorted(path.name for path in data_dir.iterdir())
     assert "is read-only, so the games cannot be saved" in open_unprivileged(data_dir)
+    # nothing left behind (read-only -wal and -shm files once made every later write fail)
+    assert sorted(path.name for path in data_dir.iterdir()) == before
     (data_dir / "games.db").chmod(0o666)
     assert open_unprivileged(data_dir) == "opened"
+
+
+def test_read_only_journal_files_are_named_at_start(shared_dir):
+    """-wal and -shm files left read-only (as an older version's refused start left them)
+    would make every action fail with "attempt to write a readonly database": the start
+    names the file instead, and changes nothing."""
+    data_dir = shared_dir / "data"
+    data_dir.mkdir()
+    data_dir.chmod(0o777)
+    with open_storage(data_dir) as storage:
+        storage.new_game(GameSetup(players=2))
+    (data_dir / "games.db").chmod(0o666)
+    (data_dir / LEDGER_NAME).chmod(0o666)
+    for side in ("-wal", "-shm"):  # as the refused start left them: empty, read-only
+        Path(f"{data_dir / 'games.db'}{side}").touch(mode=0o444)
+    before = sorted(path.name for path in data_dir.iterdir())
+    message = open_unprivileged(data_dir)
+    assert "The journal file" in message and "is read-only" in message
+    assert sorted(path.name for path in data_dir.iterdir()) == before
 
 
 # -- a killed writer ------------------------------------------------------------------

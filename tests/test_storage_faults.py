@@ -17,7 +17,10 @@ from pathlib import Path
 
 import pytest
 from faults import (
+    FAULTS,
     corrupt_trial,
+    fault_trial,
+    faulty_filesystem,
     finished_games_database,
     full_filesystem,
     journal_trial,
@@ -282,3 +285,71 @@ def test_an_intact_journal_after_a_crash_is_no_notice(tmp_path):
     with Storage.open(crashed) as storage:
         assert storage.notice is None
         assert len(storage.load(game_id).actions) == 30
+
+
+# -- an I/O error below SQLite (issue 24) -----------------------------------------------------
+
+
+@pytest.mark.parametrize("fault", ["eio", "erofs"])
+def test_an_io_error_during_an_action_stores_nothing_and_the_next_action_is_stored(tmp_path, fault):
+    """A FUSE file system fails SQLite's writes (EIO, EROFS): the action is a StorageError
+    (never an exit), nothing is half-stored, and the same connection stores the next action
+    once the card answers."""
+    with faulty_filesystem(tmp_path) as card:
+        with Storage.open(card.root / "data") as storage:
+            game_id = storage.new_game(GameSetup(players=2))
+            storage.append_action(game_id, Hint())
+            before = storage.export(game_id)
+            card.fail(fault)
+            with pytest.raises(StorageError, match="Could not save an action"):
+                storage.append_action(game_id, Hint())
+            with pytest.raises(StorageError):
+                storage.drop_last_action(game_id)
+            card.fail("ok")
+            assert storage.export(game_id) == before
+            storage.append_action(game_id, Hint())
+            assert storage.export(game_id) == before + '{"action": "hint"}\n'
+        with Storage.open(card.root / "data") as storage:
+            assert storage.notice is None
+            assert len(storage.load(game_id).actions) == 2
+
+
+# -- every fault of benchmarks/corruption.py (issue 24) ----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def trials_dir(tmp_path_factory):
+    """One folder for the module: the tables of eight are made once and copied per trial."""
+    return tmp_path_factory.mktemp("trials")
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_each_fault_of_a_hostile_card_is_named_or_harmless(trials_dir, fault, seed):
+    """Truncation of each file, random bytes after a clean stop or a kill -9, deleted and
+    edited rows: every game is as confirmed, or a sentence names the loss; never an
+    exception that is not ours."""
+    trial = fault_trial(trials_dir, fault, seed)
+    assert trial.verdict in ("intact", "named"), trial
+
+
+@pytest.mark.parametrize("fault", ["eio", "erofs"])
+def test_a_start_on_a_failing_card_is_one_sentence_and_changes_nothing(tmp_path, fault):
+    """The card fails from the start: the opening is a StorageError in words (no SQLite
+    internals, no traceback), and the data directory is left as it was found."""
+    with faulty_filesystem(tmp_path) as card:
+        data_dir = card.root / "data"
+        with Storage.open(data_dir) as storage:
+            game_id = storage.new_game(GameSetup(players=2))
+            storage.append_action(game_id, Hint())
+        before = {path.name: path.read_bytes() for path in data_dir.iterdir()}
+        card.fail(fault)
+        try:
+            with pytest.raises(StorageError) as info:
+                Storage.open(data_dir).close()
+        finally:
+            card.fail("ok")
+        assert "[Errno" not in str(info.value)
+        assert {path.name: path.read_bytes() for path in data_dir.iterdir()} == before
+        with Storage.open(data_dir) as storage:
+            assert len(storage.load(game_id).actions) == 1

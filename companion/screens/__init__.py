@@ -45,6 +45,9 @@ SCREENS: dict[Screen, Draw] = {
     Screen.PHONES: phones.draw,
 }
 
+#: The most of the panel's height a notice banner takes (its text is cut to it).
+BANNER_SHARE = 0.25
+
 #: Screens that show a game: drawn only while there is one.
 NEEDS_GAME = (Screen.GAME, Screen.UNDO, Screen.ENTRY, Screen.END)
 
@@ -69,6 +72,17 @@ class Renderer:
     def targets(self) -> list[Target]:
         return self.kit.targets
 
+    def banner_height(self, notice: str) -> int:
+        """The notice banner's height: its wrapped lines, but never more than
+        :data:`BANNER_SHARE` of the panel (what does not fit is cut, ending in "…"),
+        so the screen below always keeps its room, whatever the notice holds."""
+        kit = self.kit
+        width, height = self.size
+        line_h = kit.line_height(kit.floor)
+        most = max(1, int(height * BANNER_SHARE - kit.pad) // line_h)
+        lines = len(kit.lines(notice, kit.floor, width - 2 * kit.pad))
+        return min(lines, most) * line_h + kit.pad
+
     def draw(self, surface: pygame.Surface, controller: Controller) -> list[Target]:
         """Draw the controller's current screen; return its tap targets."""
         kit = self.kit
@@ -82,7 +96,7 @@ class Renderer:
         notice = controller.notice
         banner_h = 0
         if notice:
-            banner_h = kit.height_of(notice, kit.floor, width - 2 * kit.pad) + kit.pad
+            banner_h = self.banner_height(notice)
             banner = pygame.Rect(0, 0, width, banner_h)
             pygame.draw.rect(surface, WARN, banner)
             kit.origin = (0, 0)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +70,31 @@ TEXT_CACHE_ENTRIES = 300
 def ink_on(color: Color) -> RGB:
     """Text colour readable on a card of that suit."""
     return DARK_INK if color in (Color.YELLOW, Color.WHITE) else (255, 255, 255)
+
+
+#: The most of the panel's height one text may take, wrapped (the rest is cut, with "…").
+MOST_TEXT_SHARE = 1 / 2
+
+#: The mark a wrap ends with when the text was cut (an object: no text is it).
+_CUT = str(object())
+
+#: Characters a font cannot draw as text (controls, lone surrogates, unassigned): a space.
+_UNDRAWABLE = frozenset({"Cc", "Cs", "Co", "Cn"})
+
+
+def printable(text: str) -> str:
+    """``text`` as it can be drawn: tabs and carriage returns are spaces, other control
+    characters and halves of a broken UTF-16 pair are "\ufffd"; line breaks stay."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char
+        if char == "\n" or unicodedata.category(char) not in _UNDRAWABLE
+        else " "
+        if char in "\t\r\v\f"
+        else "\ufffd"
+        for char in text
+    )
 
 
 class LayoutError(ValueError):
@@ -139,6 +165,8 @@ class Kit:
 
     def __init__(self, size: tuple[int, int], *, strict: bool = False) -> None:
         self.width, self.height = size
+        #: The whole panel's height (``height`` is the area being drawn).
+        self.panel_height = size[1]
         #: Whether a layout flaw raises (tests) or is logged (the appliance).
         self.strict = strict
         #: The panel's shorter side: sizes follow it, so a portrait panel draws as its twin.
@@ -185,7 +213,7 @@ class Kit:
         return height
 
     def width_of(self, text: str, size: int) -> int:
-        return int(self.font(size).size(text)[0])
+        return int(self.font(size).size(printable(text))[0])
 
     def lines(self, text: str, size: int, width: int) -> list[str]:
         """``text`` word-wrapped to ``width`` at ``size``; a word longer than a line (a
@@ -198,12 +226,17 @@ class Kit:
             if len(self._wrapped) >= TEXT_CACHE_ENTRIES:  # the least recently used goes
                 del self._wrapped[next(iter(self._wrapped))]
         self._wrapped[key] = cached
-        return list(cached)
+        return [line for line in cached if line is not _CUT]
 
     def _wrap(self, text: str, size: int, width: int) -> list[str]:
+        """Wrapped, and cut (ending in "…") at :data:`MOST_TEXT_SHARE` of the panel's
+        height: no text, however long (a damaged file's report), takes a whole screen."""
         font = self.font(size)
+        most = max(1, int(self.panel_height * MOST_TEXT_SHARE) // self.line_height(size))
         lines: list[str] = []
-        for paragraph in text.split("\n"):
+        for paragraph in printable(text).split("\n"):
+            if len(lines) > most:
+                break
             line = ""
             for word in paragraph.split(" "):
                 candidate = f"{line} {word}" if line else word
@@ -220,6 +253,10 @@ class Kit:
                     word = word[cut:]
                 line = word
             lines.append(line)
+        if len(lines) > most:
+            lines = lines[:most]
+            lines[-1] = self._cut(lines[-1], size, width)
+            lines.append(_CUT)  # a mark for fits(), dropped by lines()
         return lines
 
     def height_of(self, text: str, size: int, width: int) -> int:
@@ -228,6 +265,8 @@ class Kit:
 
     def fits(self, text: str, size: int, rect: pygame.Rect) -> bool:
         lines = self.lines(text, size, rect.width)
+        if self._wrapped[(text, size, rect.width)][-1] is _CUT:
+            return False  # cut at the most a text may take: smaller, it may not be
         return len(lines) * self.line_height(size) <= rect.height and all(
             self.width_of(line, size) <= rect.width for line in lines
         )
@@ -259,7 +298,8 @@ class Kit:
         whole = len(lines) <= rect.height // line_h  # a line taller than its box is cut too
         if not whole:
             lines = lines[:room]
-            lines[-1] = self._cut(lines[-1] + " …", size, rect.width)
+            lines[-1] = self._cut(lines[-1], size, rect.width)
+        whole = whole and self._wrapped[(text, size, rect.width)][-1] is not _CUT
         top = rect.top + max(0, (rect.height - len(lines) * line_h) // 2)
         for i, line in enumerate(lines):
             line_whole = whole
@@ -288,7 +328,7 @@ class Kit:
         key = (line, size, color)
         image = self._rendered.pop(key, None)
         if image is None:
-            image = self.font(size).render(line, True, color)
+            image = self.font(size).render(printable(line), True, color)
             if len(self._rendered) >= TEXT_CACHE_ENTRIES:  # the least recently used goes
                 del self._rendered[next(iter(self._rendered))]
         self._rendered[key] = image  # the most recently used goes last
