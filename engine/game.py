@@ -464,7 +464,9 @@ def _check(
         # last, as a hint's missing slots: a card refused whatever its slot is said first
         if slot is None:
             raise errors.SlotNeeded()
-        _check_card_in_slot(setup, position.memory[player][slot - 1], slot, card)
+        known = position.memory[player][slot - 1]
+        if card[0] not in known.colors or card[1] not in known.ranks:
+            _refuse_card_in_slot(setup, known, slot, card)
     return None
 
 
@@ -582,10 +584,8 @@ def _check_hint_slots(
     )
 
 
-def _check_card_in_slot(setup: GameSetup, slot: SlotKnowledge, number: int, card: Card) -> None:
-    """A revealed card must be possible in its slot (RULES.md section 8)."""
-    if slot.allows(card):
-        return
+def _refuse_card_in_slot(setup: GameSetup, slot: SlotKnowledge, number: int, card: Card) -> None:
+    """Raise the refusal of a revealed card its slot cannot hold (RULES.md section 8)."""
     wild = setup.options.wild_multicolor
     if card.color not in slot.colors:
         fact: Color | int = card.color
