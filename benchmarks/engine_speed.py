@@ -1,13 +1,20 @@
-"""How fast the engine referees: actions per second, parsing included.
+"""How fast the engine referees: actions per second, parsing included, hand memory off and on.
 
-    .venv/bin/python benchmarks/engine_speed.py            # our engine alone
-    PYTHONPATH=. /opt/hle/venv/bin/python benchmarks/engine_speed.py   # side by side with HLE
+    .venv/bin/python benchmarks/engine_speed.py [GAMES] [ROUNDS]        # our engine alone
+    PYTHONPATH=. /opt/hle/venv/bin/python benchmarks/engine_speed.py [GAMES] [ROUNDS]  # with HLE
 
 With DeepMind's ``hanabi-learning-environment`` importable, HLE plays the
-games and both referees apply the very same moves in one run: HLE applies
-pre-built move objects (C++ behind cffi), we parse the log text and apply it.
-Without it, the games come from our simulated table. Prints the median of
-several rounds, and the median start-up time of ``hanabi-companion replay``.
+games (default 200 base games, 2 to 5 players) and both referees apply the
+very same moves: HLE applies its moves (C++ behind cffi), we parse the log
+text and apply it, as ``hanabi-companion replay`` does. Each game is
+recorded twice, once as a base log and once with hand memory (the slots of
+every hint, play and discard; GAME-LOG.md, "Hand memory"): HLE tracks card
+knowledge on every move whatever we ask, so the hand-memory ratio is the
+fair one. Without HLE, the games come from our simulated table.
+
+The rounds (default 10) interleave the four measurements so that a busy
+machine slows them alike; each figure is the median of its rounds. Ends with
+the median start-up time of ``hanabi-companion replay``.
 """
 
 from __future__ import annotations
@@ -18,90 +25,131 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from engine.game import Game
 from engine.log import format_log, parse_log, replay_log
+from engine.options import GameOptions
 from engine.setup import GameSetup
 from engine.table import SimulatedTable
 
-ROUNDS = 7
-GAMES = 400
+GAMES = 200
+ROUNDS = 10
 
 
-def median_rate(run: object, count: int) -> float:
-    rates = []
-    for _ in range(ROUNDS):
-        start = time.perf_counter()
-        run()  # type: ignore[operator]
-        rates.append(count / (time.perf_counter() - start))
-    return statistics.median(rates)
+def hle_logs(hle_games: object, games: int) -> tuple[list[object], list[str], list[str]]:
+    """HLE's games, and each as a base log and as a hand-memory log (the same moves)."""
+    play = hle_games.play_hle_game  # type: ignore[attr-defined]
+    base = [play(2 + i % 4, i, 0.5 + (i % 6) / 10) for i in range(games)]
+    memory = [play(2 + i % 4, i, 0.5 + (i % 6) / 10, hand_memory=True) for i in range(games)]
+    assert [g.recorded for g in base] == [g.recorded for g in memory]
+    return base, [g.log_text for g in base], [g.log_text for g in memory]
+
+
+def simulated_logs(games: int, hand_memory: bool) -> list[str]:
+    rng = random.Random(2026)
+    texts = []
+    for i in range(games):
+        setup = GameSetup(players=2 + i % 4, options=GameOptions(hand_memory=hand_memory))
+        game = SimulatedTable(setup, rng, skill=rng.uniform(0.6, 1)).play_out()
+        texts.append(format_log(game.setup, game.actions))
+    return texts
+
+
+def timed(run: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
 
 
 def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else GAMES
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else ROUNDS
     try:
         import hle_games
     except ImportError:
         hle_games = None
     if hle_games is not None:
-        games = [hle_games.play_hle_game(2 + i % 4, i, 0.5 + (i % 6) / 10) for i in range(GAMES)]
-        texts = [game.log_text for game in games]
+        played, base_texts, memory_texts = hle_logs(hle_games, games)
+        source = "HLE's"
     else:
-        rng = random.Random(2026)
-        texts = []
-        for i in range(GAMES):
-            table = SimulatedTable(GameSetup(players=2 + i % 4), rng, skill=rng.uniform(0.6, 1))
-            game = table.play_out()
-            texts.append(format_log(game.setup, game.actions))
-    actions = sum(len(parse_log(text).actions) for text in texts)
-    print(f"{len(texts)} base games, {actions} actions, median of {ROUNDS} rounds")
+        base_texts, memory_texts = simulated_logs(games, False), simulated_logs(games, True)
+        source = "simulated"
+    actions = sum(len(parse_log(text).actions) for text in base_texts)
+    memory_actions = sum(len(parse_log(text).actions) for text in memory_texts)
+    print(f"{games} {source} base games, {actions} actions, median of {rounds} rounds")
+    if memory_actions != actions:
+        print(f"(hand-memory games: {memory_actions} actions)")
 
-    def ours() -> None:
-        for text in texts:
-            replay_log(text)
+    base_parsed = [parse_log(text) for text in base_texts]
+    memory_parsed = [parse_log(text) for text in memory_texts]
 
-    ours_rate = median_rate(ours, actions)
-    print(f"our engine, parse + referee: {ours_rate:,.0f} actions/s")
+    def replay_all(texts: list[str]) -> Callable[[], None]:
+        def run() -> None:
+            for text in texts:
+                replay_log(text)
 
-    parsed = [parse_log(text) for text in texts]
+        return run
 
-    def ours_apply_only() -> None:
-        from engine.game import Game
+    def referee_all(parsed: list[object]) -> Callable[[], None]:
+        def run() -> None:
+            for log in parsed:
+                Game.replay(log.setup, log.actions)  # type: ignore[attr-defined]
 
-        for log in parsed:
-            Game.replay(log.setup, log.actions)
+        return run
 
-    referee_rate = median_rate(ours_apply_only, actions)
-    print(f"our engine, referee only:    {referee_rate:,.0f} actions/s")
+    # name: (what to time, actions it applies)
+    measures: dict[str, tuple[Callable[[], None], int]] = {
+        "ours, hand memory off": (replay_all(base_texts), actions),
+        "ours, hand memory on": (replay_all(memory_texts), memory_actions),
+        "ours referee only, off": (referee_all(base_parsed), actions),
+        "ours referee only, on": (referee_all(memory_parsed), memory_actions),
+    }
+    times: dict[str, list[float]] = {name: [] for name in measures}
+    hle_times: dict[str, list[float]] = {"built": [], "prebuilt": []}
+    for _ in range(rounds):
+        for name, (run, _) in measures.items():
+            times[name].append(timed(run))
+        if hle_games is not None:
+            # HLE deals from its game's generator: fresh games (same seeds) before each run.
+            for key, replay in (
+                ("built", hle_games.replay_in_hle_building_moves),
+                ("prebuilt", hle_games.replay_in_hle),
+            ):
+                fresh = [hle_games.new_hle_game(g.players, g.seed) for g in played]
+                pairs = list(zip(played, fresh, strict=True))
+                hle_times[key].append(timed(lambda: [replay(g, h) for g, h in pairs]))  # noqa: B023
 
+    def rate(name: str) -> float:
+        return measures[name][1] / statistics.median(times[name])
+
+    print(f"our engine, parse + referee, hand memory off: {rate('ours, hand memory off'):,.0f} /s")
+    print(f"our engine, parse + referee, hand memory on:  {rate('ours, hand memory on'):,.0f} /s")
+    print(f"our engine, referee only, hand memory off:    {rate('ours referee only, off'):,.0f} /s")
+    print(f"our engine, referee only, hand memory on:     {rate('ours referee only, on'):,.0f} /s")
     if hle_games is not None:
-        # HLE deals from its game's generator: fresh games (same seeds) before each round.
-        def hle_rate(replay: object) -> float:
-            rates = []
-            for _ in range(ROUNDS):
-                fresh = [hle_games.new_hle_game(g.players, g.seed) for g in games]
-                start = time.perf_counter()
-                for game, hle_game in zip(games, fresh, strict=True):
-                    replay(game, hle_game)  # type: ignore[operator]
-                rates.append(actions / (time.perf_counter() - start))
-            return statistics.median(rates)
-
-        built = hle_rate(hle_games.replay_in_hle_building_moves)
-        prebuilt = hle_rate(hle_games.replay_in_hle)
+        built = actions / statistics.median(hle_times["built"])
+        prebuilt = actions / statistics.median(hle_times["prebuilt"])
         print(f"DeepMind HLE, build + apply each move: {built:,.0f} actions/s")
         print(f"DeepMind HLE, apply pre-built moves:   {prebuilt:,.0f} actions/s")
-        print(f"ratio ours (parse + referee) / HLE (build + apply): {ours_rate / built:.2f}")
-        print(f"ratio ours (referee only) / HLE (pre-built moves):   {referee_rate / prebuilt:.2f}")
+        print("ratio ours (parse + referee) / HLE (build + apply), the `replay` comparison:")
+        print(f"  hand memory off: {rate('ours, hand memory off') / built:.2f}")
+        print(f"  hand memory on:  {rate('ours, hand memory on') / built:.2f}  (the fair one)")
+        print("ratio ours (referee only) / HLE (pre-built moves):")
+        print(f"  hand memory off: {rate('ours referee only, off') / prebuilt:.2f}")
+        print(f"  hand memory on:  {rate('ours referee only, on') / prebuilt:.2f}")
 
     command = Path(sys.executable).with_name("hanabi-companion")
     if command.exists():
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as log_file:
-            log_file.write(texts[0])
-        times = []
+            log_file.write(base_texts[0])
+        starts = []
         for _ in range(15):
             start = time.perf_counter()
             subprocess.run([command, "replay", log_file.name], check=True, capture_output=True)
-            times.append(time.perf_counter() - start)
-        median_ms = statistics.median(times) * 1000
+            starts.append(time.perf_counter() - start)
+        median_ms = statistics.median(starts) * 1000
         print(f"'hanabi-companion replay' start to exit: median {median_ms:.0f} ms")
         Path(log_file.name).unlink()
 

@@ -23,14 +23,12 @@ Play(card=Card(color=<Color.RED: 0>, rank=3), announce=None, player=None, at=Non
 from __future__ import annotations
 
 from enum import Enum
-from functools import cache
 from typing import NamedTuple
 
 from engine import errors
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card, Color
 from engine.memory import SlotKnowledge, after_hint, after_leaving, color_answers
-from engine.options import GameOptions
 from engine.setup import MAX_FUSES, MAX_HINTS, GameSetup
 
 
@@ -158,8 +156,7 @@ class Position:
         #: With hand memory: per seat, what each slot may be (slot 1 first); else None.
         self.memory: list[tuple[SlotKnowledge, ...]] | None = None
         if setup.options.hand_memory:
-            fresh = _fresh_slot(setup.options)
-            self.memory = [(fresh,) * setup.hand_size for _ in range(setup.players)]
+            self.memory = [(setup.fresh_slot,) * setup.hand_size for _ in range(setup.players)]
         #: Top rank of each firework, indexed by colour (0: none yet).
         self.fireworks = [0] * len(Color)
         #: Played plus discarded copies of each card, indexed by ``Card.ordinal``.
@@ -213,8 +210,8 @@ class Game:
 
     def apply(self, action: Action) -> Event:
         """Apply one action, or raise :class:`~engine.errors.IllegalAction` and change nothing."""
-        _check(self.setup, self.position, action)
-        event = _advance(self.setup, self.position, action)
+        hinted = _check(self.setup, self.position, action)
+        event = _advance(self.setup, self.position, action, hinted)
         self.actions.append(action)
         self.events.append(event)
         return event
@@ -255,7 +252,7 @@ class Game:
         """
         if self.position.end_reason is not None:
             raise errors.GameIsOver()
-        _check_slot(self.setup, self.position, self.position.current, slot)
+        _check_slots(self.setup, self.position, self.position.current, (slot,))
 
     def hand_memory(self, seat: int) -> tuple[SlotKnowledge, ...]:
         """What the hints told ``seat`` about each card, slot 1 (the newest) first; an
@@ -265,8 +262,8 @@ class Game:
 
     def preview(self, action: Action) -> Event:
         """What ``action`` would do, without doing it (for a confirm step)."""
-        _check(self.setup, self.position, action)
-        return _advance(self.setup, self.position.copy(), action)
+        hinted = _check(self.setup, self.position, action)
+        return _advance(self.setup, self.position.copy(), action, hinted)
 
     def undo(self) -> Action:
         """Drop the last action (even after the end) and return it."""
@@ -410,8 +407,15 @@ class Game:
 # -- the rules themselves ---------------------------------------------------
 
 
-def _check(setup: GameSetup, position: Position, action: Action) -> None:
-    """Raise the refusal for ``action`` in ``position``; change nothing."""
+def _check(
+    setup: GameSetup, position: Position, action: Action
+) -> tuple[SlotKnowledge, ...] | None:
+    """Raise the refusal for ``action`` in ``position``; change nothing.
+
+    With hand memory, a hint's check works out the receiver's hand after it (to find a
+    contradiction) and returns it, so that :func:`_advance` stores it without doing that
+    work again; None for anything else.
+    """
     if position.end_reason is not None:
         raise errors.GameIsOver()
     player = position.current
@@ -430,17 +434,17 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
     if isinstance(action, Hint):
         _check_hint(setup, position, action, player)
         if position.memory is not None:
-            _check_hint_slots(setup, position, action)
-        elif action.slots is not None:
+            return _check_hint_slots(setup, position, action)
+        if action.slots is not None:
             raise errors.SlotsNotRecorded()
-        return
+        return None
     if not isinstance(action, (Play, Discard)):
         raise TypeError(f"not an action: {action!r}")
     _check_before_the_card(position, type(action))
     slot = action.slot
     if position.memory is not None:
         if slot is not None:
-            _check_slot(setup, position, player, slot)
+            _check_slots(setup, position, player, (slot,))
     elif slot is not None:
         raise errors.SlotsNotRecorded()
     card = action.card
@@ -467,7 +471,10 @@ def _check(setup: GameSetup, position: Position, action: Action) -> None:
         # last, as a hint's missing slots: a card refused whatever its slot is said first
         if slot is None:
             raise errors.SlotNeeded()
-        _check_card_in_slot(setup, position.memory[player][slot - 1], slot, card)
+        known = position.memory[player][slot - 1]
+        if card[0] not in known.colors or card[1] not in known.ranks:
+            _refuse_card_in_slot(setup, known, slot, card)
+    return None
 
 
 def _check_suit(setup: GameSetup, color: Color) -> None:
@@ -523,17 +530,18 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
         raise errors.NoSuchRank(f"A hint names a rank from 1 to 5, not {rank}", rank=rank)
 
 
-def _check_slot(setup: GameSetup, position: Position, seat: int, slot: int) -> None:
-    """A slot a card of ``seat`` can come from."""
+def _check_slots(setup: GameSetup, position: Position, seat: int, slots: tuple[int, ...]) -> None:
+    """Slots a card of ``seat`` can be in: a play's or a discard's one, a hint's."""
     if position.memory is None:
         raise errors.SlotsNotRecorded()
     size = position.hands[seat]
-    if type(slot) is not int or not 1 <= slot <= size:
-        name = setup.names[seat]
-        cards = "1 card" if size == 1 else f"{size} cards"
-        raise errors.NoSuchSlot(
-            f"{name} has {cards}: there is no slot {slot}", seat=seat, slot=slot, size=size
-        )
+    for slot in slots:
+        if type(slot) is not int or not 1 <= slot <= size:
+            name = setup.names[seat]
+            cards = "1 card" if size == 1 else f"{size} cards"
+            raise errors.NoSuchSlot(
+                f"{name} has {cards}: there is no slot {slot}", seat=seat, slot=slot, size=size
+            )
 
 
 def _clue_word(clue: Color | int) -> str:
@@ -544,16 +552,18 @@ def _clue_params(clue: Color | int) -> dict[str, object]:
     return {"color": clue} if isinstance(clue, Color) else {"rank": clue}
 
 
-def _check_hint_slots(setup: GameSetup, position: Position, hint: Hint) -> None:
+def _check_hint_slots(
+    setup: GameSetup, position: Position, hint: Hint
+) -> tuple[SlotKnowledge, ...]:
     """The hand-memory refusals of a hint (RULES.md section 8): it names its receiver, one
-    clue and the slots it touched, and contradicts no earlier hint."""
+    clue and the slots it touched, and contradicts no earlier hint. Returns the receiver's
+    hand after the hint."""
     to, slots = hint.to, hint.slots
     clue: Color | int | None = hint.color if hint.color is not None else hint.rank
     if to is None or clue is None or slots is None:
         raise errors.HintNeedsSlots()
     assert position.memory is not None
-    for slot in slots:
-        _check_slot(setup, position, to, slot)
+    _check_slots(setup, position, to, slots)
     touched = frozenset(slots)
     if len(touched) < len(slots):
         repeated = next(slot for slot in slots if slots.count(slot) > 1)
@@ -562,11 +572,11 @@ def _check_hint_slots(setup: GameSetup, position: Position, hint: Hint) -> None:
         raise errors.HintTouchesNothing()
     before = position.memory[to]
     after = after_hint(before, clue, touched, wild=setup.options.wild_multicolor)
+    if all(slot.colors and slot.ranks for slot in after):
+        return after
     empty = [
         number for number, slot in enumerate(after, start=1) if not (slot.colors and slot.ranks)
     ]
-    if not empty:
-        return
     # A slot the hint should have touched first: the likelier slip is a mis-pointed hint.
     number = min(empty, key=lambda number: (number in touched, number))
     word, slot_name = _clue_word(clue), f"{setup.names[to]}'s slot {number}"
@@ -581,10 +591,8 @@ def _check_hint_slots(setup: GameSetup, position: Position, hint: Hint) -> None:
     )
 
 
-def _check_card_in_slot(setup: GameSetup, slot: SlotKnowledge, number: int, card: Card) -> None:
-    """A revealed card must be possible in its slot (RULES.md section 8)."""
-    if slot.allows(card):
-        return
+def _refuse_card_in_slot(setup: GameSetup, slot: SlotKnowledge, number: int, card: Card) -> None:
+    """Raise the refusal of a revealed card its slot cannot hold (RULES.md section 8)."""
     wild = setup.options.wild_multicolor
     if card.color not in slot.colors:
         fact: Color | int = card.color
@@ -618,14 +626,14 @@ def _check_card_in_slot(setup: GameSetup, slot: SlotKnowledge, number: int, card
     )
 
 
-@cache
-def _fresh_slot(options: GameOptions) -> SlotKnowledge:
-    """The slot of a card dealt or drawn: nothing hinted yet (one value per variant)."""
-    return SlotKnowledge.fresh(options)
-
-
-def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
-    """Apply a checked action to ``position`` and say what happened."""
+def _advance(
+    setup: GameSetup,
+    position: Position,
+    action: Action,
+    hinted: tuple[SlotKnowledge, ...] | None,
+) -> Event:
+    """Apply a checked action to ``position`` and say what happened; ``hinted`` is what
+    :func:`_check` returned (with hand memory, the receiver's hand after a hint)."""
     player = position.current
     card: Card | None = None
     fuse_burnt = completed = bonus_lost = drew = final_round_started = False
@@ -637,13 +645,9 @@ def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
         kind = EventKind.HINT
         position.hints -= 1
         hints_change = -1
-        memory = position.memory
-        if memory is not None and action.to is not None and action.slots is not None:
-            clue = action.color if action.color is not None else action.rank
-            assert clue is not None
-            memory[action.to] = after_hint(
-                memory[action.to], clue, frozenset(action.slots), wild=setup.options.wild_multicolor
-            )
+        if hinted is not None:
+            assert position.memory is not None and action.to is not None
+            position.memory[action.to] = hinted
     else:
         card = action.card
         color, rank = card
@@ -694,7 +698,7 @@ def _advance(setup: GameSetup, position: Position, action: Action) -> Event:
         memory = position.memory
         if memory is not None and action.slot is not None:
             memory[player] = after_leaving(
-                memory[player], action.slot, _fresh_slot(setup.options) if drew else None
+                memory[player], action.slot, setup.fresh_slot if drew else None
             )
 
     position.turns += 1

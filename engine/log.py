@@ -81,6 +81,7 @@ class GameLog:
 def parse_log(text: str) -> GameLog:
     """Parse a whole log. Raises :class:`LogFormatError` with the line at fault."""
     setup: GameSetup | None = None
+    hand_memory = False
     header_line = 0
     actions: list[Action] = []
     lines: list[int] = []
@@ -98,11 +99,13 @@ def parse_log(text: str) -> GameLog:
             raise LogFormatError(number, "each line must be a JSON object")
         if setup is None:
             setup = _parse_header(obj, number)
+            hand_memory = setup.options.hand_memory
             header_line = number
             continue
         try:
             action = parse_action(obj)
-            _check_slots_present(action, setup.options.hand_memory)
+            if hand_memory or "slot" in obj or "slots" in obj:
+                _check_slots_present(action, hand_memory)
         except ValueError as error:
             raise LogFormatError(number, str(error)) from None
         actions.append(action)
@@ -214,7 +217,7 @@ def _is_slot(value: object) -> bool:
 
 def _parse_slots(value: object) -> tuple[int, ...]:
     """The ``slots`` of a hint: distinct whole numbers from 1 (GAME-LOG.md, "Hand memory")."""
-    if type(value) is not list or not all(_is_slot(slot) for slot in value):
+    if type(value) is not list or not all(type(slot) is int and slot >= 1 for slot in value):
         raise ValueError("slots must be a list of whole numbers from 1, like [1, 4]")
     if len(set(value)) < len(value):
         repeated = next(slot for slot in value if value.count(slot) > 1)

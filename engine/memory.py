@@ -71,29 +71,54 @@ class SlotKnowledge(NamedTuple):
         return any(type(given) is type(clue) and given == clue for given in self.clues)
 
 
+# Slots are built with tuple.__new__ and every field, as namedtuple's own _make does: the
+# referee builds a few per hint, and SlotKnowledge(...) or _replace cost two to three times
+# as much.
+_new_tuple = tuple.__new__
+
+#: What a colour hint touches, by colour and by wild multicolor (off, on).
+_ANSWERS: dict[tuple[Color, bool], frozenset[Color]] = {
+    (color, wild): frozenset((color, Color.MULTICOLOR)) if wild else frozenset((color,))
+    for color in Color
+    for wild in (False, True)
+}
+_RANK_SETS: dict[int, frozenset[int]] = {rank: frozenset((rank,)) for rank in RANKS}
+
+
 def color_answers(color: Color, wild: bool) -> frozenset[Color]:
     """The colours of the cards a hint naming ``color`` touches."""
-    return frozenset((color, Color.MULTICOLOR)) if wild else frozenset((color,))
+    return _ANSWERS[color, wild]
 
 
 def touched_by_color(slot: SlotKnowledge, color: Color, *, wild: bool) -> SlotKnowledge:
     """``slot`` after a hint naming ``color`` touched it."""
-    return SlotKnowledge(slot.colors & color_answers(color, wild), slot.ranks, (*slot.clues, color))
+    colors, ranks, clues = slot
+    return _new_tuple(SlotKnowledge, (colors & _ANSWERS[color, wild], ranks, (*clues, color)))
 
 
 def missed_by_color(slot: SlotKnowledge, color: Color, *, wild: bool) -> SlotKnowledge:
-    """``slot`` after a hint naming ``color`` did not touch it."""
-    return slot._replace(colors=slot.colors - color_answers(color, wild))
+    """``slot`` after a hint naming ``color`` did not touch it (the same slot if it could not
+    be that colour anyway)."""
+    colors, ranks, clues = slot
+    answers = _ANSWERS[color, wild]
+    if colors.isdisjoint(answers):
+        return slot
+    return _new_tuple(SlotKnowledge, (colors - answers, ranks, clues))
 
 
 def touched_by_rank(slot: SlotKnowledge, rank: int) -> SlotKnowledge:
     """``slot`` after a hint naming ``rank`` touched it."""
-    return SlotKnowledge(slot.colors, slot.ranks & {rank}, (*slot.clues, rank))
+    colors, ranks, clues = slot
+    return _new_tuple(SlotKnowledge, (colors, ranks & _RANK_SETS[rank], (*clues, rank)))
 
 
 def missed_by_rank(slot: SlotKnowledge, rank: int) -> SlotKnowledge:
-    """``slot`` after a hint naming ``rank`` did not touch it."""
-    return slot._replace(ranks=slot.ranks - {rank})
+    """``slot`` after a hint naming ``rank`` did not touch it (the same slot if it could not
+    be that rank anyway)."""
+    colors, ranks, clues = slot
+    if rank not in ranks:
+        return slot
+    return _new_tuple(SlotKnowledge, (colors, ranks - _RANK_SETS[rank], clues))
 
 
 def after_hint(
@@ -105,14 +130,18 @@ def after_hint(
     """
     if isinstance(clue, Color):
         return tuple(
-            touched_by_color(slot, clue, wild=wild)
-            if number in slots
-            else missed_by_color(slot, clue, wild=wild)
-            for number, slot in enumerate(hand, start=1)
+            [
+                touched_by_color(slot, clue, wild=wild)
+                if number in slots
+                else missed_by_color(slot, clue, wild=wild)
+                for number, slot in enumerate(hand, start=1)
+            ]
         )
     return tuple(
-        touched_by_rank(slot, clue) if number in slots else missed_by_rank(slot, clue)
-        for number, slot in enumerate(hand, start=1)
+        [
+            touched_by_rank(slot, clue) if number in slots else missed_by_rank(slot, clue)
+            for number, slot in enumerate(hand, start=1)
+        ]
     )
 
 
@@ -126,5 +155,6 @@ def after_leaving(
     >>> [s.rank for s in after_leaving((a, b, c), 2, new)]
     [5, 1, 3]
     """
-    kept = hand[: slot - 1] + hand[slot:]
-    return kept if drawn is None else (drawn, *kept)
+    if drawn is None:
+        return hand[: slot - 1] + hand[slot:]
+    return (drawn, *hand[: slot - 1], *hand[slot:])

@@ -241,7 +241,10 @@ class GameOptions:
 
         Keys that are not options are the caller's business and are ignored here.
         """
-        return cls().updated(obj)
+        given: dict[str, Any] = {
+            name: _from_json(name, obj[name]) for name in OPTION_NAMES if name in obj
+        }
+        return cls(**given)  # one object built, not one per option given
 
     def updated(self, obj: dict[str, object]) -> GameOptions:
         """A copy with the options in ``obj`` (JSON values) changed; ``SetupError`` if bad.

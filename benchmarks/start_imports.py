@@ -1,0 +1,132 @@
+"""What the companion does before its first frame: start time, CPU time and imports.
+
+    .venv/bin/python benchmarks/start_imports.py [RUNS]
+
+Starts its own Xvfb, makes a data directory with a game to resume, then starts
+``python -m companion.cli run`` RUNS times (default 9) with ``-X importtime``
+and ``$NOTIFY_SOCKET`` set: the app sends ``READY=1`` right after presenting
+its first frame, and at that moment this script reads the process's CPU time
+(utime + stime, ``/proc/PID/stat``) and stops it. Prints the median wall time
+(spawn to ``READY=1``), the median CPU time (which a busy machine disturbs far
+less than the wall time), and, from the last run, the modules imported before
+the first frame: the top-level packages and the slowest imports (cumulative
+microseconds, as ``-X importtime`` prints them).
+
+Bytecode is cached as an install leaves it (in a private
+``PYTHONPYCACHEPREFIX``, not in the checkout). Any module the first frame
+does not need is a candidate for a lazy import (docs/decisions.md, "The first
+frame imports only what it needs"). Takes about 20 s.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from app_speed import COMMAND, REPO, Companion, X, game_to_resume, xvfb
+
+RUNS = 9
+
+
+def run_arguments(data: Path) -> list[str]:
+    """The ``run`` of ``app_speed.py``'s start: the stored game resumed, no GPIO."""
+    return ["--data-dir", str(data), "--size", "480x320", "--gpio", "none"]
+
+
+def start_once(env: dict[str, str], data: Path, scratch: Path) -> tuple[float, float, str]:
+    """One start: (wall s to READY=1, CPU s at READY=1, the -X importtime text)."""
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify_path = scratch / "notify"
+    notify_path.unlink(missing_ok=True)
+    notify.bind(str(notify_path))
+    notify.settimeout(0.05)
+    stderr_path = scratch / "stderr"
+    with stderr_path.open("wb") as stderr:
+        spawned = time.perf_counter()
+        process = subprocess.Popen(
+            [sys.executable, "-X", "importtime", *COMMAND[1:], "run", *run_arguments(data)],
+            env={**env, "NOTIFY_SOCKET": str(notify_path)},
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if b"READY=1" in notify.recv(4096).split(b"\n"):
+                    break
+            except TimeoutError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"the companion did not start: {stderr_path.read_text()[-2000:]}"
+                    ) from None
+        wall = time.perf_counter() - spawned
+        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    finally:
+        process.kill()
+        process.wait()
+        notify.close()
+    return wall, cpu, stderr_path.read_text()
+
+
+def imports_before_first_frame(text: str) -> list[tuple[int, int, str]]:
+    """(self µs, cumulative µs, module) of each ``-X importtime`` line."""
+    rows = []
+    for line in text.splitlines():
+        if not line.startswith("import time:") or "[us]" in line:
+            continue
+        own, cumulative, name = line.removeprefix("import time:").split("|")
+        rows.append((int(own), int(cumulative), name.rstrip()))
+    return rows
+
+
+def main() -> None:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else RUNS
+    with xvfb() as display_name:
+        env = {**os.environ, "DISPLAY": display_name}
+        for name in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY", "PYTHONDONTWRITEBYTECODE"):
+            env.pop(name, None)
+        for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
+            env.pop(name, None)
+            os.environ.pop(name, None)
+        pycache = tempfile.mkdtemp(prefix="start-imports-pycache-")
+        scratch = Path(tempfile.mkdtemp(prefix="start-imports-"))
+        env["PYTHONPYCACHEPREFIX"] = pycache
+        x = X(display_name)
+        try:
+            data = game_to_resume(env, x)
+            Companion(env, data, extra_env={}).stop()  # fills the bytecode cache
+            starts = [start_once(env, data, scratch) for _ in range(runs)]
+        finally:
+            x.close()
+            shutil.rmtree(pycache, ignore_errors=True)
+            shutil.rmtree(scratch, ignore_errors=True)
+        shutil.rmtree(data, ignore_errors=True)
+    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    walls = [wall for wall, _, _ in starts]
+    cpus = [cpu for _, cpu, _ in starts]
+    print(f"start to first frame (spawn -> READY=1), {runs} runs, load average {load}:")
+    print(f"  wall: median {statistics.median(walls):.3f} s (min {min(walls):.3f} s)")
+    print(f"  CPU:  median {statistics.median(cpus):.3f} s (min {min(cpus):.3f} s, 10 ms ticks)")
+    rows = imports_before_first_frame(starts[-1][2])
+    roots = {name.strip().split(".")[0] for _, _, name in rows}
+    top = sorted(roots - set(sys.stdlib_module_names) - {"_frozen_importlib_external"})
+    total = sum(own for own, _, _ in rows)
+    print(f"imports before the first frame (last run): {len(rows)} modules, {total / 1e6:.3f} s")
+    print("  packages outside the standard library: " + " ".join(top))
+    print("  slowest (cumulative µs):")
+    for _, cumulative, name in sorted(rows, reverse=True, key=lambda row: row[1])[:25]:
+        print(f"    {cumulative:>8}  {name}")
+
+
+if __name__ == "__main__":
+    main()
