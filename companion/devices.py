@@ -26,17 +26,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Protocol, TypeVar
-
-from gpiozero.pins import Factory
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from companion.config import Config, ScannerConfig, reader_names
 from engine.errors import CompanionError
-from hardware.buttons import ButtonPanel, make_pin_factory
 from hardware.events import Emit
-from hardware.keyboard import KeyboardReader
-from hardware.scanner import CardScanner
 from hardware.tagmap import TagMap
+
+if TYPE_CHECKING:
+    # gpiozero, pyserial and evdev load only with a device that needs them: not before
+    # the first frame of a table with none (52 ms of a start, issue 23)
+    from gpiozero.pins import Factory
+
+    from hardware.buttons import ButtonPanel
 
 log = logging.getLogger("hanabi-companion")
 
@@ -72,6 +74,8 @@ class Devices:
 
 
 def _open_panel(config: Config, emit: Emit, options: DeviceOptions) -> ButtonPanel | None:
+    from hardware.buttons import ButtonPanel, make_pin_factory
+
     gpio = config.gpio
     factory = options.gpio_factory
     if factory is None:
@@ -93,6 +97,8 @@ def _tag_map(scanner: ScannerConfig, options: DeviceOptions) -> TagMap:
 def _open_serial_reader(
     scanner: ScannerConfig, name: str, emit: Emit, options: DeviceOptions
 ) -> Reader:
+    from hardware.scanner import CardScanner
+
     reader = CardScanner(
         scanner.port,
         scanner.protocol,
@@ -110,6 +116,8 @@ def _open_serial_reader(
 def _open_keyboard_reader(
     scanner: ScannerConfig, name: str, emit: Emit, options: DeviceOptions
 ) -> Reader:
+    from hardware.keyboard import KeyboardReader
+
     reader = KeyboardReader(
         scanner.device,
         emit,

@@ -83,3 +83,29 @@ def receiver(tmp_path: Path) -> Iterator[Receiver]:
     notify_socket = Receiver.bind(str(path), str(path))
     yield notify_socket
     notify_socket.close()
+
+
+@pytest.fixture(scope="module")
+def xvfb() -> Iterator[dict[str, str]]:
+    """A real X server (Xvfb) for the module's tests: the environment a program started
+    in it needs (its DISPLAY; no SDL driver or Wayland display forced)."""
+    need_tool("Xvfb")
+    need_tool("xdotool")
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    env = {**os.environ, "DISPLAY": f":{number}"}
+    env.pop("SDL_VIDEODRIVER", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    try:
+        yield env
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -27,3 +27,16 @@ def need_tool(tool: str) -> str:
     if path is None:
         unavailable(f"{tool} is not installed")
     return path
+
+
+#: Debian's Chromium as a test browser (Playwright): headless, fetching nothing from the
+#: internet (a table's Wi-Fi may have none; this machine's network refuses it anyway).
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]

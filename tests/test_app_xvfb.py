@@ -12,41 +12,15 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from needs import need_tool
 
 from engine.cards import Color
 from engine.log import parse_log, replay_log
 
 pytestmark = pytest.mark.xvfb
 COMMAND = [sys.executable, "-m", "companion.cli"]
-
-
-@pytest.fixture(scope="module")
-def xvfb() -> Iterator[dict[str, str]]:
-    need_tool("Xvfb")
-    need_tool("xdotool")
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    env = {**os.environ, "DISPLAY": f":{number}"}
-    env.pop("SDL_VIDEODRIVER", None)
-    env.pop("WAYLAND_DISPLAY", None)
-    try:
-        yield env
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def start_app(

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from needs import need_tool, unavailable
+from needs import CHROMIUM_ARGS, need_tool, unavailable
 
 from companion.controller import Controller, SetupDraft
 from companion.web.server import WebServer
@@ -38,16 +38,6 @@ from engine.options import GameOptions
 pytestmark = pytest.mark.xvfb
 COMMAND = [sys.executable, "-m", "companion.cli"]
 PHONE = {"width": 360, "height": 740}
-#: Chromium as a test browser: headless, nothing fetched from the internet.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 #: How long the page may take to show a change (a bound on liveness, not a timing).
 SHOWN_MS = 15_000
 
@@ -100,30 +90,6 @@ def wait_for_port(port: int) -> None:
 def wait_for_actions(page: Any, count: int) -> None:
     # a selector, not a JavaScript predicate: the page's CSP forbids eval
     page.wait_for_selector(f'body[data-actions="{count}"]', state="attached", timeout=SHOWN_MS)
-
-
-@pytest.fixture(scope="module")
-def xvfb() -> Iterator[dict[str, str]]:
-    need_tool("Xvfb")
-    need_tool("xdotool")
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    env = {**os.environ, "DISPLAY": f":{number}"}
-    env.pop("SDL_VIDEODRIVER", None)
-    env.pop("WAYLAND_DISPLAY", None)
-    try:
-        yield env
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def start_app(

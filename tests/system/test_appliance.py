@@ -21,6 +21,7 @@ import time
 
 import pytest
 import vm
+from needs import CHROMIUM_ARGS
 from vm import Appliance
 
 # The VM is built, booted and installed in the first test's set-up: 10-30 minutes under
@@ -156,18 +157,6 @@ def test_a_hint_changes_the_screen_and_is_stored(appliance: Appliance) -> None:
     assert_screen_shows(appliance, log, "hint")
     _, after = appliance.machine.screendump()
     assert vm.differing_pixels(before, after) > 0
-
-
-#: Chromium on the host, as the browser tests start it: headless, nothing fetched.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def test_a_phone_sees_the_vms_game_change_after_a_key(appliance: Appliance) -> None:
