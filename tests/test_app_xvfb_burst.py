@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_app_xvfb import export, keys, start_app, wait_for_actions, xvfb  # noqa: F401
+from test_app_xvfb import export, keys, start_app, wait_for_actions
 
 from engine.cards import Card
 from engine.log import parse_log
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.xvfb
 TAG = "4HD0U1P9H"
 
 
-def test_a_burst_typed_into_the_window_is_one_scan(xvfb, tmp_path: Path) -> None:  # noqa: F811
+def test_a_burst_typed_into_the_window_is_one_scan(xvfb, tmp_path: Path) -> None:
     """Without any reader configured: 9 characters 5 ms apart and Return (\\r) are R1
     ("play or discard?"), then p plays it; no hint, no discard, no undo from the letters."""
     data = tmp_path / "data"
@@ -54,7 +54,7 @@ def test_a_burst_typed_into_the_window_is_one_scan(xvfb, tmp_path: Path) -> None
     assert app.returncode == 0
 
 
-def test_the_same_letters_typed_at_a_persons_pace_are_keys(xvfb, tmp_path: Path) -> None:  # noqa: F811
+def test_the_same_letters_typed_at_a_persons_pace_are_keys(xvfb, tmp_path: Path) -> None:
     """The control: h typed by a person records a hint; the burst rule takes nothing away."""
     data = tmp_path / "data"
     app, window = start_app(xvfb, data)
