@@ -74,14 +74,15 @@ class Devices:
 
 
 def _open_panel(config: Config, emit: Emit, options: DeviceOptions) -> ButtonPanel | None:
-    from hardware.buttons import ButtonPanel, make_pin_factory
-
     gpio = config.gpio
     factory = options.gpio_factory
     if factory is None:
         name = options.pin_factory or gpio.pin_factory
         if name == "none" or (name == "auto" and not any(options.dev.glob("gpiochip*"))):
             return None  # no panel configured, or a desktop: no GPIO chip, nothing to say
+    from hardware.buttons import ButtonPanel, make_pin_factory
+
+    if factory is None:
         factory = make_pin_factory(name)
     return ButtonPanel(
         gpio.pins, emit, pin_factory=factory, debounce=gpio.debounce, long_press=gpio.long_press
