@@ -79,6 +79,9 @@ function drawTable(s) {
   $("result-sentence").textContent = s.result_sentence;
   $("recent-title").textContent = L.recent;
   const recent = $("recent");
+  // numbered by turn, newest first, as the panel's actions page numbers them
+  recent.reversed = true;
+  recent.start = s.actions;
   recent.replaceChildren(...s.recent.map((line) => el("li", "", line)));
   $("discards-title").textContent = s.discards_title;
   const discards = $("discards");
