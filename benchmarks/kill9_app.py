@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_app_xvfb import keys, start_app  # noqa: E402
+from test_app_xvfb import start_app  # noqa: E402
+from xwindow import keys  # noqa: E402
 
 from engine import Discard, Game, Play  # noqa: E402
 from engine.cards import Card  # noqa: E402

@@ -233,7 +233,17 @@ def _run_app(
 
 
 #: The pages ``render --page`` draws: the game screen's, then the end screen's.
-RENDER_PAGES = ("game", "discards", "actions", "hands", "end", "end-discards", "end-actions")
+#: Each name's page (a :class:`~companion.controller.GamePage` value); ``end…`` on the
+#: end screen.
+RENDER_PAGES = {
+    "game": "table",
+    "discards": "discards",
+    "actions": "actions",
+    "hands": "hands",
+    "end": "table",
+    "end-discards": "discards",
+    "end-actions": "actions",
+}
 
 
 def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> str | None:
@@ -249,7 +259,7 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
         return f"--page {name}: the game is not over (its pages: game, discards, actions, hands)"
     if not at_end and game.is_over:
         return f"--page {name}: the game is over (its pages: end, end-discards, end-actions)"
-    page = GamePage(name.removeprefix("end").removeprefix("-").replace("game", "") or "table")
+    page = GamePage(RENDER_PAGES[name])
     controller.screen = Screen.END if at_end else Screen.GAME
     controller.pile_on_table = pile_on_table(size)
     if page not in controller.pages:

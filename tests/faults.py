@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hypothesis import strategies as st
 from needs import need_tool, unavailable
 
 from companion.storage import LEDGER_NAME, Storage, StorageError
@@ -451,3 +452,28 @@ def _look(data_dir: Path, confirmed: dict[int, str], trial: FaultTrial) -> None:
                 trial.changed.append(game_id)
                 if not named:
                     trial.silent.append(game_id)
+
+
+def damaged(draw: st.DrawFn, data: bytearray, most: int) -> bytes:
+    """``data`` after up to ``most`` damages an SD card or an editor could do (a flipped
+    byte, bytes deleted or inserted, the file cut, a line repeated), drawn by hypothesis.
+    Shared by the log fuzzers (``replay``, ``import``)."""
+    for _ in range(draw(st.integers(0, most))):
+        kind = draw(st.sampled_from(["flip", "delete", "insert", "cut", "line"]))
+        i = draw(st.integers(0, len(data) - 1))
+        if kind == "flip":
+            data[i] = draw(st.integers(0, 255))
+        elif kind == "delete":
+            del data[i : i + draw(st.integers(1, 20))]
+        elif kind == "insert":
+            data[i:i] = draw(st.binary(max_size=12))
+        elif kind == "cut":
+            del data[i:]
+        else:
+            lines = bytes(data).split(b"\n")
+            j = draw(st.integers(0, len(lines) - 1))
+            lines.insert(draw(st.integers(0, len(lines))), lines[j])
+            data = bytearray(b"\n".join(lines))
+        if not data:
+            break
+    return bytes(data)

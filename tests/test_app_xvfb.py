@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from xwindow import find_window, keys
 
 from engine.cards import Color
 from engine.log import parse_log, replay_log
@@ -32,29 +33,7 @@ def start_app(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        found = subprocess.run(
-            ["xdotool", "search", "--classname", "hanabi-companion"],
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        if found.stdout.strip():
-            window = found.stdout.split()[0]
-            subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env, check=False)
-            time.sleep(0.3)  # let the window take the focus before the first key
-            return app, window
-        assert app.poll() is None, app.communicate()[1].decode()
-        time.sleep(0.1)
-    app.kill()
-    pytest.fail("the companion's window did not appear within 20 s")
-
-
-def keys(env: dict[str, str], window: str, *names: str) -> None:
-    for name in names:
-        subprocess.run(["xdotool", "key", "--window", window, name], env=env, check=True)
-        time.sleep(0.05)
+    return app, find_window(app, env)
 
 
 def export(data: Path) -> str:

@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from test_app_xvfb import export, keys, start_app, wait_for_actions
+from test_app_xvfb import export, start_app, wait_for_actions
+from xwindow import keys
 
 from engine.cards import Card
 from engine.log import parse_log

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from faults import damaged
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -355,25 +356,7 @@ def exported_files(draw: st.DrawFn) -> bytes:
     meta = {"game": draw(st.integers(1, 99)), "status": "over", "started_at": "x"}
     head = f"# hanabi-companion game\n{METADATA_PREFIX}{json.dumps(meta)}\n"
     data = bytearray((head + format_log(setup, table.game.actions)).encode())
-    for _ in range(draw(st.integers(0, 5))):
-        kind = draw(st.sampled_from(["flip", "delete", "insert", "cut", "line"]))
-        i = draw(st.integers(0, len(data) - 1))
-        if kind == "flip":
-            data[i] = draw(st.integers(0, 255))
-        elif kind == "delete":
-            del data[i : i + draw(st.integers(1, 20))]
-        elif kind == "insert":
-            data[i:i] = draw(st.binary(max_size=12))
-        elif kind == "cut":
-            del data[i:]
-        else:
-            lines = bytes(data).split(b"\n")
-            j = draw(st.integers(0, len(lines) - 1))
-            lines.insert(draw(st.integers(0, len(lines))), lines[j])
-            data = bytearray(b"\n".join(lines))
-        if not data:
-            break
-    return bytes(data)
+    return damaged(draw, data, 5)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from faults import damaged
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from needs import unavailable
@@ -250,25 +251,7 @@ def mutated_files(draw):
             break
         table.step()
     data = bytearray(format_log(setup, table.game.actions).encode("utf-8"))
-    for _ in range(draw(st.integers(0, 6))):
-        kind = draw(st.sampled_from(["flip", "delete", "insert", "cut", "line"]))
-        i = draw(st.integers(0, len(data) - 1))
-        if kind == "flip":
-            data[i] = draw(st.integers(0, 255))
-        elif kind == "delete":
-            del data[i : i + draw(st.integers(1, 20))]
-        elif kind == "insert":
-            data[i:i] = draw(st.binary(max_size=12))
-        elif kind == "cut":
-            del data[i:]
-        else:
-            lines = bytes(data).split(b"\n")
-            j = draw(st.integers(0, len(lines) - 1))
-            lines.insert(draw(st.integers(0, len(lines))), lines[j])
-            data = bytearray(b"\n".join(lines))
-        if not data:
-            break
-    return bytes(data)
+    return damaged(draw, data, 6)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))

@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from needs import CHROMIUM_ARGS, need_tool, unavailable
+from xwindow import find_window, keys
 
 from companion.controller import Controller, SetupDraft
 from companion.web.server import WebServer
@@ -108,29 +109,7 @@ def start_app(
     line = app.stdout.readline()
     assert line.startswith("phones: http://127.0.0.1:"), line + app.stderr.read()  # type: ignore[union-attr]
     url = line.split(" ", 1)[1].strip()
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        found = subprocess.run(
-            ["xdotool", "search", "--classname", "hanabi-companion"],
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        if found.stdout.strip():
-            window = found.stdout.split()[0]
-            subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env, check=False)
-            time.sleep(0.3)  # let the window take the focus before the first key
-            return app, window, url
-        assert app.poll() is None, app.communicate()[1]
-        time.sleep(0.1)
-    app.kill()
-    pytest.fail("the companion's window did not appear within 20 s")
-
-
-def keys(env: dict[str, str], window: str, *names: str) -> None:
-    for name in names:
-        subprocess.run(["xdotool", "key", "--window", window, name], env=env, check=True)
-        time.sleep(0.05)
+    return app, find_window(app, env), url
 
 
 def said(data: Path, index: int) -> str:

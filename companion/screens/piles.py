@@ -154,11 +154,31 @@ def _title_height(kit: Kit, game: Game, width: int, lang: str) -> int:
     return line if both <= width else 2 * line
 
 
+#: Plans already worked out, by the panel's sizes, the pile and the room: a frame draws
+#: the pile with the same plan as the frame before until the pile changes, and the game
+#: screen may draw twice a frame (roomy, then compact). The least recently used goes.
+_PLANS: dict[tuple[object, ...], PilePlan] = {}
+_PLANS_KEPT = 32
+
+
 def plan_pile(
     kit: Kit, rows: list[SuitRow], body: pygame.Rect, marked: frozenset[Card] = frozenset()
 ) -> PilePlan:
     """The roomiest form in which every suit's row fits ``body``: large cards, else tiles
     as large as fit (down to the floor), in one column, else two or three."""
+    key = (kit.unit, tuple(rows), body.size, marked)
+    plan = _PLANS.pop(key, None)
+    if plan is None:
+        plan = _plan_pile(kit, rows, body, marked)
+        if len(_PLANS) >= _PLANS_KEPT:
+            del _PLANS[next(iter(_PLANS))]
+    _PLANS[key] = plan
+    return plan
+
+
+def _plan_pile(
+    kit: Kit, rows: list[SuitRow], body: pygame.Rect, marked: frozenset[Card]
+) -> PilePlan:
     count, gap = len(rows), kit.gap
     largest = max(kit.card_height(), min(int(kit.unit * 0.22), body.height // max(1, count)))
     for tile_h in range(largest, kit.card_height() - 1, -1):

@@ -1,0 +1,40 @@
+"""The companion's window in a real X server (the ``xvfb`` fixture): found, focused and
+typed into with xdotool, as the app, the burst and the phone-page tests drive it."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+import pytest
+
+
+def find_window(app: subprocess.Popen[bytes] | subprocess.Popen[str], env: dict[str, str]) -> str:
+    """The window of ``app`` once it is shown, focused; the test fails (``app`` killed)
+    if it does not appear within 20 s, or says why ``app`` ended first."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        found = subprocess.run(
+            ["xdotool", "search", "--classname", "hanabi-companion"],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if found.stdout.strip():
+            window = found.stdout.split()[0]
+            subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env, check=False)
+            time.sleep(0.3)  # let the window take the focus before the first key
+            return window
+        if app.poll() is not None:
+            err = app.communicate()[1]
+            pytest.fail(f"the companion ended: {err.decode() if isinstance(err, bytes) else err}")
+        time.sleep(0.1)
+    app.kill()
+    pytest.fail("the companion's window did not appear within 20 s")
+
+
+def keys(env: dict[str, str], window: str, *names: str) -> None:
+    """Type ``names`` (xdotool key names) into ``window``, a person's pace apart."""
+    for name in names:
+        subprocess.run(["xdotool", "key", "--window", window, name], env=env, check=True)
+        time.sleep(0.05)
