@@ -1,5 +1,6 @@
 // The table for phones: follows the companion's snapshots (Server-Sent Events) and draws
-// them. Read-only: nothing here changes the game. Every word comes from the snapshot.
+// them. A paired phone also enters actions (the end of this file); an unpaired one only
+// looks. Every word comes from the snapshot or from the companion's answers.
 "use strict";
 
 const SEAT_KEY = "hanabi-seat";
@@ -96,6 +97,7 @@ function drawTable(s) {
     }
     discards.appendChild(row);
   }
+  drawAct(s);
 }
 
 function drawMine(s) {
@@ -293,7 +295,9 @@ function connect() {
   if (source) source.close();
   source = new EventSource("/events" + location.search);
   source.addEventListener("table", (event) => {
-    snapshot = JSON.parse(event.data);
+    const next = JSON.parse(event.data);
+    tableMoved(next);
+    snapshot = next;
     document.body.dataset.eventId = event.lastEventId;
     showOffline(false);
     draw();
@@ -321,4 +325,433 @@ document.addEventListener("DOMContentLoaded", () => {
   $("change-seat").addEventListener("click", () => { localStorage.removeItem(SEAT_KEY); draw(); });
   $("game-back").addEventListener("click", () => drawHistory());
   connect();
+});
+
+// -- phones as input (issue 22): pairing, then hint / play / discard / undo ------------
+// The same flows as the panel: every step's words are the panel's own (the snapshot's
+// labels); what an action will do and why it is refused come from the companion
+// (/api/preview, /api/act), never from here.
+
+const TOKEN_KEY = "hanabi-phone-token";
+// the log's colour words (GAME-LOG.md), by suit letter: what /api/act reads, never shown
+const COLOR_WORDS = { R: "red", Y: "yellow", G: "green", B: "blue", W: "white", M: "multicolor" };
+const RANKS = [1, 2, 3, 4, 5];
+// a request without an answer (network error, 503) is sent again with the same id, after
+const RETRY_MS = [500, 1000, 2000, 4000];
+const ANSWER_TIMEOUT_MS = 10000;
+
+let phoneName = null; // the name this phone was paired under
+let pairing = false; // the pairing form is open
+let pairError = null;
+let flow = null; // the action being entered (see startFlow)
+let answerLine = null; // the last answer: { text, warn }
+
+function token() {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+function forgetToken() {
+  localStorage.removeItem(TOKEN_KEY);
+  phoneName = null;
+}
+
+function said(label, name) {
+  return label.split("{name}").join(name);
+}
+
+function colorName(s, letter) {
+  const suit = s.suits.find((each) => each.letter === letter);
+  return suit ? suit.name : COLOR_WORDS[letter];
+}
+
+function requestId() {
+  const bytes = new Uint8Array(18);
+  crypto.getRandomValues(bytes);
+  // 24 characters of [A-Za-z0-9_-] (base64url)
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+}
+
+// One POST: { status, data } with status 0 when no answer came (network, timeout).
+async function post(path, body, withToken) {
+  const headers = { "Content-Type": "application/json" };
+  if (withToken) headers["X-Phone-Token"] = token() || "";
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), ANSWER_TIMEOUT_MS);
+  try {
+    const answer = await fetch(path + location.search, {
+      method: "POST", headers, body: JSON.stringify(body), cache: "no-store", signal: abort.signal,
+    });
+    let data = {};
+    try { data = await answer.json(); } catch (error) { /* no JSON: the status says it */ }
+    return { status: answer.status, data };
+  } catch (error) {
+    return { status: 0, data: {} };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// The table is answered once per id: a lost answer or a busy table (503) is asked again
+// with the very same body, a few times, waiting longer each time.
+async function postAgain(path, body) {
+  let answer = await post(path, body, true);
+  for (const wait of RETRY_MS) {
+    if (answer.status !== 0 && answer.status !== 503) break;
+    await sleep(wait);
+    answer = await post(path, body, true);
+  }
+  return answer;
+}
+
+async function checkToken() {
+  if (!token()) return;
+  try {
+    const answer = await fetch("/api/phone" + location.search, {
+      headers: { "X-Phone-Token": token() }, cache: "no-store",
+    });
+    if (!answer.ok) return; // the companion knows no pairing (yet): keep the token
+    const data = await answer.json();
+    if (data.paired) phoneName = data.name;
+    else forgetToken();
+  } catch (error) { /* the companion is away: keep the token */ }
+  draw();
+}
+
+function unpaired(text) {
+  // the phone was removed on the panel (or never known): pair again
+  forgetToken();
+  flow = null;
+  answerLine = null;
+  pairing = true;
+  pairError = text || null;
+}
+
+// -- the flows ---------------------------------------------------------------------------
+
+function otherSeats(s) {
+  return s.seats.map((_, index) => index).filter((index) => index !== s.current);
+}
+
+function startFlow(kind) {
+  const s = snapshot;
+  flow = {
+    kind, game: s.game, position: s.actions, player: s.current,
+    step: "", to: null, clue: null, slots: [], slot: null, color: null, rank: null,
+    announce: null, preview: null, asked: 0, sending: false, sent: null, message: null,
+  };
+  answerLine = null;
+  if (kind === "undo") flow.step = "undo";
+  else if (kind === "hint") {
+    const others = otherSeats(s);
+    if (others.length === 1) { flow.to = others[0]; flow.step = "clue"; } else flow.step = "to";
+  } else flow.step = s.hand_memory ? "slot" : "card";
+  flow.first = flow.step;
+  draw();
+}
+
+function closeFlow(text, warn) {
+  flow = null;
+  answerLine = text ? { text, warn } : null;
+  draw();
+}
+
+// What the flow has entered, as the log's action (null while something is missing).
+function flowAction() {
+  const f = flow;
+  if (f.kind === "undo") return { action: "undo" };
+  if (f.kind === "hint") {
+    if (f.to === null || f.clue === null) return null;
+    const hint = { action: "hint", to: f.to };
+    if (typeof f.clue === "number") hint.rank = f.clue; else hint.color = COLOR_WORDS[f.clue];
+    if (snapshot.hand_memory) {
+      if (f.step !== "slots") return null;
+      hint.slots = [...f.slots];
+    }
+    return hint;
+  }
+  if (f.color === null || f.rank === null) return null;
+  const action = { action: f.kind, card: f.color + f.rank };
+  if (snapshot.hand_memory) action.slot = f.slot;
+  if (f.announce) action.announce = COLOR_WORDS[f.announce];
+  return action;
+}
+
+function back() {
+  const f = flow;
+  f.preview = null;
+  f.message = null;
+  if (f.step === "slots") { f.step = "clue"; f.slots = []; f.clue = null; }
+  else if (f.step === "clue") { f.step = "to"; f.clue = null; }
+  else if (f.step === "card") { f.step = "slot"; f.color = f.rank = f.announce = null; }
+  draw();
+}
+
+// What confirming would do, asked of the companion each time the entry changes.
+async function askPreview() {
+  const f = flow;
+  const action = flowAction();
+  f.preview = null;
+  f.message = null;
+  if (!action || f.kind === "undo") return;
+  const asked = ++f.asked;
+  const answer = await post("/api/preview", { game: f.game, position: f.position, action }, true);
+  if (flow !== f || f.asked !== asked) return; // the entry changed meanwhile
+  if (answer.status === 200) f.preview = { ok: Boolean(answer.data.ok), text: answer.data.text || "" };
+  else if (answer.status === 401) unpaired(answer.data.text);
+  else if (answer.status === 409) { closeFlow(answer.data.text || snapshot.labels.moved_on, true); return; }
+  else f.message = { text: answer.data.text || snapshot.labels.no_answer, warn: true };
+  draw();
+}
+
+async function confirmFlow() {
+  const f = flow;
+  const action = flowAction();
+  if (!action || f.sending) return;
+  const wanted = JSON.stringify(action);
+  // the same action confirmed again (its answer never came) keeps its id: recorded once
+  if (!f.sent || f.sent.action !== wanted) f.sent = { id: requestId(), action: wanted };
+  const body = { id: f.sent.id, game: f.game, position: f.position, action };
+  f.sending = true;
+  f.message = null;
+  draw();
+  const answer = await postAgain("/api/act", body);
+  f.sending = false;
+  if (flow !== f) return;
+  const text = answer.data.text || "";
+  if (answer.status === 200 && answer.data.ok) closeFlow(text, false);
+  else if (answer.status === 401) { unpaired(text); draw(); }
+  else if (answer.status === 0 || answer.status === 503) {
+    f.message = { text: text || snapshot.labels.no_answer, warn: true };
+    draw();
+  } else closeFlow(text || snapshot.labels.no_answer, true);
+}
+
+// A new table while an entry is open (another phone, the panel): the entry was made on
+// a position that is gone; close it and say so (the companion would refuse it anyway).
+function tableMoved(next) {
+  if (flow && !flow.sending && (next.game !== flow.game || next.actions !== flow.position)) {
+    flow = null;
+    answerLine = { text: next.labels.moved_on, warn: true };
+  }
+}
+
+// -- drawing them ----------------------------------------------------------------------
+
+function button(text, className, onClick) {
+  const node = el("button", className, text);
+  node.type = "button";
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+function colorButton(s, letter, pressed, onClick) {
+  const node = button("", "pick color " + letter, onClick);
+  node.dataset.color = letter;
+  node.setAttribute("aria-pressed", String(pressed));
+  node.appendChild(symbol(letter));
+  node.appendChild(el("span", "color-name", colorName(s, letter)));
+  return node;
+}
+
+function rankButtons(chosen, onPick) {
+  const row = el("div", "pick-row ranks");
+  for (const rank of RANKS) {
+    const node = button(String(rank), "pick rank", () => onPick(rank));
+    node.dataset.rank = String(rank);
+    node.setAttribute("aria-pressed", String(chosen === rank));
+    row.appendChild(node);
+  }
+  return row;
+}
+
+// A hand as "My hand" draws it (slot 1 at the left), each slot a button.
+function pickHand(s, seat, picked, onPick) {
+  const hand = el("div", "hand big pick-hand");
+  const size = s.hand_sizes ? s.hand_sizes[seat] : s.seats[seat].hand.length;
+  for (const slot of s.seats[seat].hand.slice(0, size)) {
+    const node = slotNode(slot);
+    node.setAttribute("role", "button");
+    node.tabIndex = 0;
+    const on = picked.includes(slot.number);
+    node.classList.toggle("picked", on);
+    node.setAttribute("aria-pressed", String(on));
+    node.addEventListener("click", () => onPick(slot.number));
+    hand.appendChild(node);
+  }
+  return hand;
+}
+
+function drawFlow(s) {
+  const L = s.labels;
+  const f = flow;
+  const box = $("flow");
+  box.hidden = false;
+  box.dataset.step = f.step;
+  box.replaceChildren();
+  const who = s.seats[f.player] ? s.seats[f.player].name : "";
+  const titles = { hint: L.gives_hint, play: L.plays, discard: L.discards_card };
+  if (f.kind === "undo") {
+    box.appendChild(el("p", "flow-title", L.undo_title));
+    box.appendChild(el("p", "flow-what", s.recent[0] || ""));
+  } else {
+    box.appendChild(el("p", "flow-title", said(titles[f.kind], who)));
+    const chosen = [];
+    if (f.kind === "hint" && f.to !== null && f.step !== "to") chosen.push("→ " + s.seats[f.to].name);
+    if (f.kind === "hint" && f.clue !== null && f.step === "slots") {
+      chosen.push(typeof f.clue === "number" ? String(f.clue) : colorName(s, f.clue));
+    }
+    if (f.slot !== null && f.step === "card") chosen.push(L.slot.split("{slot}").join(String(f.slot)));
+    if (chosen.length) box.appendChild(el("p", "flow-chosen", chosen.join(" · ")));
+  }
+  const pick = (text) => box.appendChild(el("h3", "flow-ask", text));
+  if (f.step === "to") {
+    pick(L.pick_receiver);
+    const row = el("div", "pick-row seats");
+    for (const seat of otherSeats(s)) {
+      const node = button(s.seats[seat].name, "pick seat", () => { f.to = seat; f.step = "clue"; draw(); });
+      node.dataset.seat = String(seat);
+      row.appendChild(node);
+    }
+    box.appendChild(row);
+  } else if (f.step === "clue") {
+    pick(L.pick_clue);
+    const colors = el("div", "pick-row colors");
+    const choose = (clue) => {
+      f.clue = clue;
+      if (s.hand_memory) { f.step = "slots"; f.slots = []; }
+      draw();
+      askPreview();
+    };
+    for (const letter of s.clue_colors || []) {
+      colors.appendChild(colorButton(s, letter, f.clue === letter, () => choose(letter)));
+    }
+    box.appendChild(colors);
+    box.appendChild(rankButtons(f.clue, choose));
+  } else if (f.step === "slots") {
+    pick(L.pick_slots);
+    box.appendChild(pickHand(s, f.to, f.slots, (number) => {
+      f.slots = f.slots.includes(number) ? f.slots.filter((n) => n !== number) : [...f.slots, number].sort((a, b) => a - b);
+      draw();
+      askPreview();
+    }));
+  } else if (f.step === "slot") {
+    pick(L.pick_slot);
+    box.appendChild(pickHand(s, f.player, [], (number) => { f.slot = number; f.step = "card"; draw(); }));
+  } else if (f.step === "card") {
+    pick(L.pick_color);
+    const colors = el("div", "pick-row colors");
+    for (const letter of s.card_colors || []) {
+      colors.appendChild(colorButton(s, letter, f.color === letter, () => { f.color = letter; draw(); askPreview(); }));
+    }
+    box.appendChild(colors);
+    pick(L.pick_rank);
+    box.appendChild(rankButtons(f.rank, (rank) => { f.rank = rank; draw(); askPreview(); }));
+    if (f.kind === "play" && s.timed_display) {
+      pick(L.pick_announce);
+      const announce = el("div", "pick-row colors announce");
+      for (const letter of s.clue_colors || []) {
+        announce.appendChild(colorButton(s, letter, f.announce === letter, () => {
+          f.announce = f.announce === letter ? null : letter; // a second tap: no colour
+          draw();
+          askPreview();
+        }));
+      }
+      box.appendChild(announce);
+      box.appendChild(el("p", "flow-note", f.announce ? L.announce + ": " + colorName(s, f.announce) : L.no_announce));
+    }
+  }
+  // what confirming will do; a refusal in the warning colour and no OK
+  const preview = f.preview;
+  const quiet = f.kind === "hint" && f.step === "slots" && !f.slots.length && preview && !preview.ok;
+  if (preview && !quiet) box.appendChild(el("p", "preview" + (preview.ok ? "" : " warning"), preview.text));
+  if (f.message) box.appendChild(el("p", "preview" + (f.message.warn ? " warning" : ""), f.message.text));
+  const row = el("div", "flow-row");
+  row.appendChild(button(L.cancel, "secondary", () => closeFlow(null)));
+  if (f.step !== f.first && !f.sending) row.appendChild(button("‹ " + L.back, "secondary", back));
+  const ready = f.kind === "undo" || (preview && preview.ok);
+  if (ready) {
+    const ok = button(f.sending ? L.sending : (f.kind === "undo" ? L.act_undo : L.confirm), "primary confirm", confirmFlow);
+    ok.disabled = f.sending;
+    row.appendChild(ok);
+  }
+  box.appendChild(row);
+  if (f.shown !== f.step) {
+    // each new step at the top of the screen, under the tabs: all of it within reach
+    f.shown = f.step;
+    box.scrollIntoView({ block: "start" });
+  }
+}
+
+function drawAct(s) {
+  const L = s.labels;
+  const paired = Boolean(token());
+  $("act").hidden = !paired;
+  if (paired) {
+    const names = { hint: L.act_hint, play: L.act_play, discard: L.act_discard, undo: L.act_undo };
+    for (const node of $("act-buttons").children) {
+      const kind = node.dataset.act;
+      node.textContent = names[kind];
+      node.disabled = kind === "undo" ? s.actions === 0 : s.over || s.current < 0;
+    }
+    $("act-buttons").hidden = flow !== null;
+    if (flow) drawFlow(s); else $("flow").hidden = true;
+    const line = $("act-status");
+    line.hidden = !answerLine;
+    line.textContent = answerLine ? answerLine.text : "";
+    line.classList.toggle("warning", Boolean(answerLine && answerLine.warn));
+  }
+  $("pair-open").hidden = paired || pairing;
+  $("pair-open").textContent = L.pair_open;
+  $("pair-form").hidden = paired || !pairing;
+  $("pair-code-label").textContent = L.pair_code;
+  $("pair-name-label").textContent = L.pair_name;
+  $("pair-cancel").textContent = L.cancel;
+  $("pair-submit").textContent = L.pair;
+  $("pair-error").hidden = !pairError;
+  $("pair-error").textContent = pairError || "";
+  $("paired-as").hidden = !paired || !phoneName;
+  $("paired-as").textContent = phoneName ? said(L.paired_as, phoneName) : "";
+}
+
+function openPairing() {
+  pairing = true;
+  pairError = null;
+  const seat = chosenSeat();
+  if (!$("pair-name").value && seat !== null) $("pair-name").value = snapshot.seats[seat].name;
+  draw();
+  $("pair-code").focus();
+}
+
+async function pair(event) {
+  event.preventDefault();
+  const code = $("pair-code").value.trim();
+  const name = $("pair-name").value.trim();
+  $("pair-submit").disabled = true;
+  const answer = await post("/api/pair", { code, name }, false);
+  $("pair-submit").disabled = false;
+  if (answer.status === 200 && answer.data.ok && answer.data.token) {
+    localStorage.setItem(TOKEN_KEY, answer.data.token);
+    phoneName = answer.data.name || name;
+    pairing = false;
+    pairError = null;
+    $("pair-code").value = "";
+    answerLine = { text: answer.data.text || "", warn: false };
+  } else {
+    pairError = answer.data.text || snapshot.labels.no_answer;
+  }
+  draw();
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const node of $("act-buttons").children) {
+    node.addEventListener("click", () => startFlow(node.dataset.act));
+  }
+  $("pair-open").addEventListener("click", openPairing);
+  $("pair-cancel").addEventListener("click", () => { pairing = false; pairError = null; draw(); });
+  $("pair-form").addEventListener("submit", pair);
+  checkToken();
 });
