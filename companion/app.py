@@ -35,7 +35,10 @@ from companion.controller import (
     FinishGame,
     Info,
     LoadHistory,
+    NewPairingCode,
     NewTableCode,
+    PairPhone,
+    PhoneReply,
     Quit,
     RecordAction,
     RecordUndo,
@@ -43,9 +46,20 @@ from companion.controller import (
     SaveSettings,
     SetupDraft,
     StartGame,
+    UnpairPhone,
+    message_words,
 )
 from companion.display import Display, video_driver
 from companion.keys import KeyBurst, TypedScan, key_event, text_key_event
+from companion.phone_input import (
+    Answer,
+    PhoneEvent,
+    PhoneMove,
+    PhonePair,
+    PhoneReceipt,
+    clean_name,
+    new_pairing_code,
+)
 from companion.screens import Renderer, Target
 from companion.sleeping import Sleeper
 from companion.storage import (
@@ -172,14 +186,14 @@ class Inbox:
     """Where threads leave input events; emitting also wakes the sleeping loop."""
 
     sleeper: Sleeper
-    events: queue.SimpleQueue[InputEvent] = field(default_factory=queue.SimpleQueue)
+    events: queue.SimpleQueue[InputEvent | PhoneEvent] = field(default_factory=queue.SimpleQueue)
 
-    def emit(self, event: InputEvent) -> None:
+    def emit(self, event: InputEvent | PhoneEvent) -> None:
         """Thread-safe: queue the event and wake the loop."""
         self.events.put(event)
         self.sleeper.poke()
 
-    def drain(self) -> list[InputEvent]:
+    def drain(self) -> list[InputEvent | PhoneEvent]:
         out = []
         while True:
             try:
@@ -222,6 +236,10 @@ class App:
         self._ready_sent = False
         #: The page for phones (``[web]``), fed a snapshot after every frame; None: off.
         self.web: WebLink | None = None
+        try:  # the phones paired with the table (a damaged table of them: none, said once)
+            controller.paired = storage.paired_phones()
+        except StorageError as error:
+            log.warning("%s: no phone can enter actions until they are paired again", error)
         pygame.key.set_repeat()  # no key repeat: a held key is one action
         pygame.key.start_text_input()
 
@@ -286,6 +304,8 @@ class App:
         """Serve the page for phones: the server starts after the first frame."""
         self.web = web
         self.controller.phones_url = web.url
+        web.inbox = self.inbox.emit
+        self.publish_phones()
 
     def publish(self) -> None:
         """Hand the table to the page for phones (after the frame: the panel first).
@@ -362,13 +382,15 @@ class App:
                 return event
         return None
 
-    def dispatch(self, event: InputEvent) -> None:
+    def dispatch(self, event: InputEvent | PhoneEvent) -> None:
         """One input event through the controller; its effects done before the next frame."""
         if isinstance(event, Tap):
             resolved = self.resolve_tap(event)
             if resolved is None:
                 return
             event = resolved
+        if isinstance(event, PhoneMove) and self.answered_before(event):
+            return
         shown = self.controller.game
         before = None if shown is None else (shown.setup, list(shown.actions))
         effects = self.controller.handle(event)
@@ -382,9 +404,79 @@ class App:
                 log.warning("%s", error)
                 refusal = storage_refusal(error, self.storage.path.parent)
                 self.take_back_unsaved(refusal, before)
+                if isinstance(event, PhoneMove | PhonePair):  # not kept: a retry may succeed
+                    words = message_words(self.controller.language, refusal, ())
+                    event.reply(Answer(False, 503, words))
                 break  # what follows depended on it
         self.show_tokens()
         self.dirty = True
+
+    def answered_before(self, move: PhoneMove) -> bool:
+        """A phone's request sent again (its answer was lost on the Wi-Fi) is answered as
+        the first time, from the database, and does nothing more; so is one made on
+        another game than the one in play. Returns whether it was answered."""
+        if move.preview_only:
+            return False
+        try:
+            kept = self.storage.phone_answer(move.request_id)
+        except StorageError as error:
+            log.warning("%s", error)
+            refusal = storage_refusal(error, self.storage.path.parent)
+            move.reply(Answer(False, 503, message_words(self.controller.language, refusal, ())))
+            return True
+        if kept is not None:
+            move.reply(Answer.from_json(*kept))
+            return True
+        game_key = "" if self.game_id is None else str(self.game_id)
+        if self.controller.game is not None and move.game != game_key:
+            words = i18n.tr(self.controller.language, "phone_new_game")
+            move.reply(Answer(False, 409, words, len(self.controller.game.actions)))
+            return True
+        return False
+
+    def answer_phone(self, reply: PhoneReply) -> Answer:
+        """The answer a phone is given, in the table's words."""
+        controller = self.controller
+        lang, names = controller.language, controller.names
+        if reply.preview is not None:
+            words = i18n.preview_words(lang, reply.preview, names)
+        else:
+            words = message_words(lang, reply.message, names)
+        return Answer(reply.ok, reply.status, words, reply.actions)
+
+    def receipt(self, reply: PhoneReply | None) -> tuple[PhoneReceipt | None, Answer | None]:
+        """What the database keeps of a phone's request with the action it made."""
+        if reply is None or not isinstance(reply.request, PhoneMove):
+            return None, None
+        answer = self.answer_phone(reply)
+        move = reply.request
+        receipt = PhoneReceipt(move.request_id, reply.phone_id, answer.status, answer.to_json())
+        return receipt, answer
+
+    def pair_phone(self, effect: PairPhone) -> None:
+        request = effect.request
+        lang = self.controller.language
+        name = clean_name(request.name) or i18n.tr(lang, "phones")
+        phone = self.storage.pair_phone(name, request.token_hash)
+        self.controller.paired[request.token_hash] = phone
+        self.publish_phones()
+        words = i18n.tr(lang, "phone_paired", name=phone.name)
+        self.controller.message = Info("phone_paired", (("name", phone.name),))
+        request.reply(Answer(True, 200, words, name=phone.name))
+
+    def unpair_phone(self, phone_id: int) -> None:
+        self.storage.remove_phone(phone_id)
+        paired = self.controller.paired
+        for token_hash, phone in list(paired.items()):
+            if phone.id == phone_id:
+                del paired[token_hash]
+                self.controller.message = Info("phone_removed", (("name", phone.name),))
+        self.publish_phones()
+
+    def publish_phones(self) -> None:
+        """The web thread's copy of who is paired (it turns unknown phones away early)."""
+        if self.web is not None:
+            self.web.publish_phones(self.controller.paired)
 
     def finish_pending(self) -> None:
         """Store the end of a game that is over but still stored as playing (the card was
@@ -466,10 +558,35 @@ class App:
             self.game_id = storage.new_game(effect.setup)
         elif isinstance(effect, RecordAction):
             assert self.game_id is not None
-            storage.append_action(self.game_id, effect.action)
+            receipt, answer = self.receipt(effect.reply)
+            storage.append_action(self.game_id, effect.action, receipt=receipt)
+            if effect.reply is not None and answer is not None:
+                effect.reply.request.reply(answer)  # stored: now the phone may show it
         elif isinstance(effect, RecordUndo):
             assert self.game_id is not None
-            storage.drop_last_action(self.game_id)
+            receipt, answer = self.receipt(effect.reply)
+            storage.drop_last_action(self.game_id, receipt=receipt)
+            if effect.reply is not None and answer is not None:
+                effect.reply.request.reply(answer)
+        elif isinstance(effect, PhoneReply):
+            answer = self.answer_phone(effect)
+            request = effect.request
+            if effect.keep and isinstance(request, PhoneMove):
+                receipt = PhoneReceipt(
+                    request.request_id, effect.phone_id, answer.status, answer.to_json()
+                )
+                try:  # kept for a retry; not kept, the retry is judged again (nothing changed)
+                    storage.keep_phone_answer(receipt)
+                except StorageError as error:
+                    log.warning("%s", error)
+            request.reply(answer)
+        elif isinstance(effect, PairPhone):
+            self.pair_phone(effect)
+        elif isinstance(effect, UnpairPhone):
+            self.unpair_phone(effect.phone_id)
+        elif isinstance(effect, NewPairingCode):
+            self.controller.pairing_code = new_pairing_code()
+            self.controller.pairing_tries = 0
         elif isinstance(effect, FinishGame):
             assert self.game_id is not None and self.controller.game is not None
             storage.finish(self.game_id, self.controller.game)

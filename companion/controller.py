@@ -23,6 +23,7 @@ controller.
 from __future__ import annotations
 
 import contextlib
+import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum, StrEnum
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion import i18n
 from companion.i18n import LANGUAGES
+from companion.phone_input import PAIRING_TRIES, PairedPhone, PhoneEvent, PhoneMove, PhonePair
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import Card, Color
 from engine.errors import IllegalAction
@@ -125,11 +127,53 @@ class StartGame:
 @dataclass(frozen=True)
 class RecordAction:
     action: Action
+    #: The phone's request that made it, answered once it is stored (None: the panel's).
+    reply: PhoneReply | None = None
 
 
 @dataclass(frozen=True)
 class RecordUndo:
-    pass
+    reply: PhoneReply | None = None
+
+
+@dataclass(frozen=True)
+class PhoneReply:
+    """Answer a phone (after storing the action this comes with, if any).
+
+    ``message`` is what it is told (in words by :func:`message_words`), ``preview`` what
+    its action would do (a preview asked for), ``ok`` whether it was recorded (or would
+    be), ``status`` the HTTP status, ``actions`` the count of actions after it, ``keep``
+    whether the answer is remembered for a retry of the same request (a refusal by the
+    rules; a stored action keeps its answer with it)."""
+
+    request: PhoneEvent
+    phone_id: int
+    message: Message | None
+    ok: bool
+    status: int
+    actions: int | None = None
+    preview: Event | None = None
+    keep: bool = False
+
+
+@dataclass(frozen=True)
+class PairPhone:
+    """Pair the phone that gave the right code (the app stores it, then answers)."""
+
+    request: PhonePair
+
+
+@dataclass(frozen=True)
+class UnpairPhone:
+    """Remove a paired phone (its token stops acting at once)."""
+
+    phone_id: int
+
+
+@dataclass(frozen=True)
+class NewPairingCode:
+    """The Phones page opened, or its code was tried too often: the app makes a new one
+    (:attr:`Controller.pairing_code`)."""
 
 
 @dataclass(frozen=True)
@@ -185,6 +229,10 @@ Effect = (
     | Beep
     | Quit
     | NewTableCode
+    | PhoneReply
+    | PairPhone
+    | UnpairPhone
+    | NewPairingCode
 )
 
 
@@ -193,9 +241,11 @@ Effect = (
 
 @dataclass(frozen=True)
 class Happened:
-    """An action was recorded; ``event`` says what it did."""
+    """An action was recorded; ``event`` says what it did, ``by`` the phone that entered
+    it (empty: the panel)."""
 
     event: Event
+    by: str = ""
 
 
 @dataclass(frozen=True)
@@ -207,9 +257,10 @@ class Refused:
 
 @dataclass(frozen=True)
 class Undone:
-    """The last action was taken back."""
+    """The last action was taken back (``by``: the phone that asked, else empty)."""
 
     event: Event
+    by: str = ""
 
 
 @dataclass(frozen=True)
@@ -221,6 +272,29 @@ class Info:
 
 
 Message = Happened | Refused | Undone | Info
+
+
+def message_words(lang: str, message: Message | None, names: tuple[str, ...]) -> str:
+    """A message in words, as the panel's status line and a phone's answer say it; an
+    action a phone entered ends with whose phone it was.
+
+    >>> from engine import GameSetup, Game, Hint
+    >>> game = Game(GameSetup(players=2, names=("Ann", "Bo")))
+    >>> message_words("en", Happened(game.apply(Hint(to=1, rank=2)), by="Ann"), ("Ann", "Bo"))
+    "Ann told Bo: 2s (Ann's phone)"
+    """
+    if isinstance(message, Refused):
+        return i18n.refusal_text(lang, message.error, names)
+    if isinstance(message, Info):
+        return i18n.tr(lang, message.key, **dict(message.params))
+    if message is None:
+        return ""
+    text = i18n.describe_event(lang, message.event, names)
+    if isinstance(message, Undone):
+        text = i18n.tr(lang, "ev_undone", what=text)
+    if message.by:
+        text = i18n.tr(lang, "entered_on_phone", text=text, name=message.by)
+    return text
 
 
 # -- the set-up being prepared ---------------------------------------------
@@ -299,6 +373,8 @@ SETUP_ROWS = (
 MENU_ROWS = ("resume", "new_game", "history", "help", "language", "phones")
 #: The Phones page's button that makes a new table code.
 NEW_CODE = Select("phones_new_code")
+#: The Phones page's button that removes a paired phone: this, then the phone's id.
+REMOVE_PHONE = "remove_phone:"
 #: A tap on the history's focused game, when it can be taken up again.
 RESUME_ROW = "resume_game"
 #: The menu's last row on a desktop: a window can be closed from the menu (under
@@ -421,6 +497,12 @@ class Controller:
         self._return_to = Screen.GAME
         self._clock = clock
         self._asked_to_abandon = False
+        #: The phones that may enter actions, by their token's hash (the app keeps it).
+        self.paired: dict[bytes, PairedPhone] = {}
+        #: The code the Phones page shows for pairing a phone (the app makes it), and the
+        #: wrong codes tried against it.
+        self.pairing_code: str | None = None
+        self.pairing_tries = 0
         #: Which method handles the input on each screen.
         self._handlers: dict[Screen, Callable[[InputEvent], list[Effect]]] = {
             Screen.SETUP: self._on_setup,
@@ -574,8 +656,12 @@ class Controller:
 
     # -- handling ----------------------------------------------------------
 
-    def handle(self, event: InputEvent) -> list[Effect]:
+    def handle(self, event: InputEvent | PhoneEvent) -> list[Effect]:
         """Apply one input event; return what the app must do before drawing."""
+        if isinstance(event, PhoneMove):
+            return self._phone_move(event)
+        if isinstance(event, PhonePair):
+            return self._phone_pair(event)
         if isinstance(event, DeviceStatus):
             if event.connected:
                 self.device_notices.pop(event.device, None)
@@ -1153,6 +1239,95 @@ class Controller:
             Screen.SETUP if game is None else (Screen.END if game.is_over else Screen.GAME)
         )
 
+    # phones as input (issue 22)
+
+    def _phone_move(self, move: PhoneMove) -> list[Effect]:
+        """A paired phone's action, undo or preview: checked as the panel's, against the
+        position the phone saw; answered (and, accepted, recorded) by the app."""
+        phone = self.paired.get(move.token_hash)
+        if phone is None:
+            return [PhoneReply(move, 0, Info("phone_not_paired"), False, 401)]
+        game = self.game
+        keep = not move.preview_only
+        if game is None:
+            return [PhoneReply(move, phone.id, Info("phone_no_game"), False, 409, keep=keep)]
+        count = len(game.actions)
+        if move.position != count:
+            if move.position < count:
+                what = i18n.describe_event(self.language, game.events[-1], game.setup.names)
+                moved: Info = Info("phone_moved_on", (("what", what),))
+            else:
+                moved = Info("phone_moved_back")
+            return [PhoneReply(move, phone.id, moved, False, 409, count, keep=keep)]
+        if move.action is None:
+            return self._phone_undo(move, phone)
+        action = move.action._replace(player=game.position.current)
+        if move.preview_only:
+            try:
+                event = game.preview(action)
+            except IllegalAction as error:
+                return [PhoneReply(move, phone.id, Refused(error), False, 200, count)]
+            return [PhoneReply(move, phone.id, None, True, 200, count, preview=event)]
+        try:
+            event = game.apply(action)
+        except IllegalAction as error:
+            return [PhoneReply(move, phone.id, Refused(error), False, 409, count, keep=True)]
+        self.message = Happened(event, by=phone.name)
+        self._moved_by_phone()
+        reply = PhoneReply(move, phone.id, self.message, True, 200, len(game.actions))
+        effects: list[Effect] = [RecordAction(action, reply)]
+        if event.fuse_burnt:
+            effects.append(Beep("misplay"))
+        if game.is_over:
+            effects.append(FinishGame())
+        return effects
+
+    def _phone_undo(self, move: PhoneMove, phone: PairedPhone) -> list[Effect]:
+        game = self.game
+        assert game is not None
+        if not game.actions:
+            keep = not move.preview_only
+            return [PhoneReply(move, phone.id, Info("undo_nothing"), False, 409, 0, keep=keep)]
+        undone = game.events[-1]
+        if move.preview_only:
+            message = Undone(undone, by=phone.name)
+            return [PhoneReply(move, phone.id, message, True, 200, len(game.actions))]
+        game.undo()
+        self.message = Undone(undone, by=phone.name)
+        self._moved_by_phone()
+        reply = PhoneReply(move, phone.id, self.message, True, 200, len(game.actions))
+        return [RecordUndo(reply)]
+
+    def _moved_by_phone(self) -> None:
+        """A phone changed the game: an entry or an undo question under way on the panel
+        was about the position before, and is closed; the panel shows the game (a menu,
+        the help or the history stays open, and goes back to the game)."""
+        game = self.game
+        assert game is not None
+        self.entry = None
+        self.preview = None
+        shown = Screen.END if game.is_over else Screen.GAME
+        if self.screen in (Screen.GAME, Screen.ENTRY, Screen.UNDO, Screen.END):
+            if self.screen is not shown:
+                self.page = GamePage.TABLE
+            self.screen = shown
+        elif self._return_to in (Screen.GAME, Screen.ENTRY, Screen.UNDO, Screen.END):
+            self._return_to = shown
+
+    def _phone_pair(self, request: PhonePair) -> list[Effect]:
+        """Pairing needs the code the Phones page shows, while it shows it: someone at
+        the table opened it. Too many wrong codes and the page shows a new one."""
+        code = self.pairing_code
+        if self.screen is not Screen.PHONES or code is None:
+            return [PhoneReply(request, 0, Info("phone_pair_page_closed"), False, 403)]
+        if not hmac.compare_digest(request.code.encode(), code.encode()):
+            self.pairing_tries += 1
+            effects: list[Effect] = [PhoneReply(request, 0, Info("phone_pair_wrong"), False, 403)]
+            if self.pairing_tries >= PAIRING_TRIES:
+                effects.append(NewPairingCode())
+            return effects
+        return [PairPhone(request)]
+
     def last_event(self) -> Event | None:
         game = self.game
         return game.events[-1] if game and game.events else None
@@ -1215,6 +1390,7 @@ class Controller:
             return [SaveSettings(self.draft.to_settings())]
         elif row == "phones":
             self.screen = Screen.PHONES
+            return [NewPairingCode()]  # a code for this visit of the page only
         elif row == QUIT_ROW and self.can_quit:
             return [Quit()]
         return []
@@ -1297,9 +1473,15 @@ class Controller:
         return []
 
     def _on_phones(self, event: InputEvent) -> list[Effect]:
-        """The Phones page: OK or BACK goes back; its button makes a new table code."""
+        """The Phones page: OK or BACK goes back; its buttons make a new table code and
+        remove a paired phone."""
         if event == NEW_CODE and self.phones_url is not None:
             return [NewTableCode()]
+        if isinstance(event, Select) and event.target.startswith(REMOVE_PHONE):
+            phone_id = event.target.removeprefix(REMOVE_PHONE)
+            if phone_id.isdigit() and any(p.id == int(phone_id) for p in self.paired.values()):
+                return [UnpairPhone(int(phone_id))]
+            return []
         if isinstance(event, Press) and event.key in (Key.BACK, Key.OK):
             self.screen = self._back_screen()
         return []

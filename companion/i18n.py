@@ -20,7 +20,7 @@ from companion.languages import FALLBACK, Language, discover
 from engine.actions import Hint
 from engine.cards import Card, Color
 from engine.errors import IllegalAction
-from engine.game import EndReason, Event, EventKind, Rating
+from engine.game import EndReason, Event, EventKind, Outcome, Rating
 from engine.options import GameOptions, OptionValue
 
 _BY_CODE: dict[str, Language] = {language.code: language for language in discover()}
@@ -283,3 +283,34 @@ def describe_event(lang: str, event: Event, names: tuple[str, ...]) -> str:
     if event.final_round_started:
         text += ". " + tr(lang, "ev_final_round")
     return text
+
+
+def preview_text(lang: str, event: Event) -> str:
+    """What confirming will do: "blue 1: fits: blue firework goes to 1"."""
+    card = event.card
+    assert card is not None
+    color = color_name(lang, card.color)
+    if event.kind is EventKind.PLAY:
+        text = (
+            tr(lang, "will_complete", color=color)
+            if event.firework_completed
+            else tr(lang, "will_fit", color=color, rank=card.rank)
+        )
+    elif event.kind is EventKind.MISPLAY:
+        key = "will_wrong_announce" if event.announce_right is False else "will_misplay"
+        text = tr(lang, key, fuses=event.fuses_after)
+    else:
+        text = tr(lang, "will_discard")
+    text += token_change_text(lang, event)  # as what happened will say it
+    if event.end is not None:
+        lost = event.end.outcome is Outcome.LOST
+        text += " " + tr(lang, "will_lose" if lost else "will_end")
+    return f"{card_name(lang, card)} {text}"  # "blue 1 fits: …": one colon, the text's
+
+
+def preview_words(lang: str, event: Event, names: tuple[str, ...]) -> str:
+    """What confirming an action will do, as the panel's entry says it: a play's or a
+    discard's outcome; a hint, as it will be told."""
+    if event.kind is EventKind.HINT:
+        return describe_event(lang, event, names)
+    return preview_text(lang, event)

@@ -50,6 +50,7 @@ from types import TracebackType
 from typing import Any, Final, TypeVar
 
 from companion import i18n
+from companion.phone_input import PHONE_NAME_LENGTH, PairedPhone, PhoneReceipt
 from engine.actions import Action, Discard, Hint, Play
 from engine.errors import CompanionError, IllegalAction
 from engine.game import EndReason, Game, Outcome, Rating
@@ -79,6 +80,7 @@ __all__ = [
     "ImportedGame",
     "Ledger",
     "LedgerState",
+    "PhoneReceipt",
     "StatsRow",
     "Storage",
     "StorageError",
@@ -93,7 +95,7 @@ log = logging.getLogger("hanabi-companion.storage")
 APPLICATION_ID: Final = 0x48414E42
 """``PRAGMA application_id`` of our database files: ASCII ``HANB``."""
 
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 """``PRAGMA user_version`` of the schema this module creates (older ones are upgraded in place,
 see :data:`_MIGRATIONS`)."""
 
@@ -289,11 +291,44 @@ def _migrate_integrity(db: sqlite3.Connection) -> None:
         )
 
 
+#: Version 4 (issue 22, phones as input): the phones paired with the table (their token's
+#: hash, never the token) and the answer given to each request a phone made, by the id the
+#: phone gave it: a request sent again (its answer was lost on the Wi-Fi) is answered the
+#: same and recorded once. An accepted request's row is written in the same transaction as
+#: its action.
+_SCHEMA_PHONES = (
+    """
+    CREATE TABLE IF NOT EXISTS phones (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        name       TEXT    NOT NULL,
+        token_hash BLOB    NOT NULL UNIQUE,
+        paired_at  TEXT    NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS phone_requests (
+        id       TEXT    PRIMARY KEY,
+        phone_id INTEGER NOT NULL,
+        status   INTEGER NOT NULL,
+        answer   TEXT    NOT NULL,
+        at       TEXT    NOT NULL
+    ) WITHOUT ROWID
+    """,
+)
+
+
+def _migrate_phones(db: sqlite3.Connection) -> None:
+    """Version 3 to 4 (issue 22): the tables of phones as input (:data:`_SCHEMA_PHONES`)."""
+    for statement in _SCHEMA_PHONES:
+        db.execute(statement)
+
+
 #: The schema steps by the version they bring a database to. A new database is created with
 #: version 1's tables, then every step, in one transaction.
 _MIGRATIONS: Final[dict[int, Callable[[sqlite3.Connection], None]]] = {
     2: _migrate_years,
     3: _migrate_integrity,
+    4: _migrate_phones,
 }
 
 
@@ -776,11 +811,15 @@ class Storage:
         self.checkpoint()
         return game_id
 
-    def append_action(self, game_id: int, action: Action) -> None:
+    def append_action(
+        self, game_id: int, action: Action, *, receipt: PhoneReceipt | None = None
+    ) -> None:
         """Add ``action`` after the game's last one; committed when this returns.
 
         The caller has checked it with the rules engine. Raises
-        :class:`GameStateError` if the game is not ``playing``.
+        :class:`GameStateError` if the game is not ``playing``. ``receipt``: the phone's
+        request that made it, and its answer, kept in the same transaction (a retry of
+        the request is then answered from it, never recorded twice).
         """
         if not isinstance(action, Hint | Play | Discard):
             raise TypeError(f"an action must be a Hint, Play or Discard, not {action!r}")
@@ -792,8 +831,10 @@ class Storage:
                     f"Game {game_id} is {_status_words(status)}: it takes no more actions"
                 )
             _append_lines(db, game_id, [line])
+            if receipt is not None:
+                _keep_receipt(db, receipt, self._stamp())
 
-    def drop_last_action(self, game_id: int) -> None:
+    def drop_last_action(self, game_id: int, *, receipt: PhoneReceipt | None = None) -> None:
         """Undo: delete the game's last action; committed when this returns.
 
         Undoing the last action of a finished game brings it back to
@@ -833,6 +874,8 @@ class Storage:
                     " rating = NULL, outcome = NULL, end_reason = NULL WHERE id = ?",
                     (game_id,),
                 )
+            if receipt is not None:
+                _keep_receipt(db, receipt, self._stamp())
 
     def finish(self, game_id: int, game: Game) -> None:
         """Mark the game ``over`` with its result from ``game`` (score, rating, outcome…).
@@ -1131,6 +1174,59 @@ class Storage:
                 (key, text),
             )
 
+    # -- phones as input (issue 22) ------------------------------------------------
+
+    def pair_phone(self, name: str, token_hash: bytes) -> PairedPhone:
+        """Remember a paired phone by its token's hash; a name already listed gets a
+        number ("Ann 2"), so the panel tells the phones apart."""
+        stamp = self._stamp()
+        with self._transaction("pair a phone", write=True) as db:
+            taken = {row[0] for row in db.execute("SELECT name FROM phones")}
+            listed, number = name, 2
+            while listed in taken:
+                listed = f"{name[: PHONE_NAME_LENGTH - 2]} {number}"
+                number += 1
+            cursor = db.execute(
+                "INSERT INTO phones (name, token_hash, paired_at) VALUES (?, ?, ?)",
+                (listed, token_hash, stamp),
+            )
+            phone_id = cursor.lastrowid
+            assert phone_id is not None
+        return PairedPhone(phone_id, listed, stamp)
+
+    def paired_phones(self) -> dict[bytes, PairedPhone]:
+        """The paired phones by their token's hash, oldest first."""
+        with self._transaction("read the paired phones", write=False) as db:
+            rows = db.execute(
+                "SELECT id, name, token_hash, paired_at FROM phones ORDER BY id"
+            ).fetchall()
+        return {bytes(token): PairedPhone(id_, name, at) for id_, name, token, at in rows}
+
+    def remove_phone(self, phone_id: int) -> None:
+        """Forget a paired phone: its token no longer acts, from now on."""
+        with self._transaction("remove a phone", write=True) as db:
+            db.execute("DELETE FROM phones WHERE id = ?", (phone_id,))
+
+    def phone_answer(self, request_id: str) -> tuple[int, dict[str, Any]] | None:
+        """The answer given to a phone's request (its HTTP status and JSON), if any."""
+        with self._transaction("read a phone's answer", write=False) as db:
+            row = db.execute(
+                "SELECT status, answer FROM phone_requests WHERE id = ?", (request_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            data = json.loads(row[1])
+        except ValueError:
+            data = None
+        return int(row[0]), data if isinstance(data, dict) else {}
+
+    def keep_phone_answer(self, receipt: PhoneReceipt) -> None:
+        """Remember the answer to a request that changed nothing (a refusal), so that a
+        retry of it is answered the same."""
+        with self._transaction("remember a phone's answer", write=True) as db:
+            _keep_receipt(db, receipt, self._stamp())
+
     # -- internals -------------------------------------------------------------
 
     def _stamp(self) -> str:
@@ -1368,6 +1464,15 @@ def _append_lines(db: sqlite3.Connection, game_id: int, lines: list[str]) -> Non
         rows.append((game_id, count, line, link))
     db.executemany("INSERT INTO actions (game_id, seq, line, chain) VALUES (?, ?, ?, ?)", rows)
     db.execute("UPDATE games SET actions_count = ?, chain = ? WHERE id = ?", (count, link, game_id))
+
+
+def _keep_receipt(db: sqlite3.Connection, receipt: PhoneReceipt, stamp: str) -> None:
+    """The answer to a phone's request, by its id (in the caller's transaction): a
+    second one with the same id fails the transaction, so nothing is recorded twice."""
+    db.execute(
+        "INSERT INTO phone_requests (id, phone_id, status, answer, at) VALUES (?, ?, ?, ?, ?)",
+        (receipt.request_id, receipt.phone_id, receipt.status, json.dumps(receipt.answer), stamp),
+    )
 
 
 def _chain_head(db: sqlite3.Connection, game_id: int) -> tuple[int, bytes]:

@@ -581,7 +581,7 @@ def test_issue20_2_the_preview_of_a_5_with_8_tokens_says_the_bonus_is_lost_as_th
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_issue20_2_a_token_won_back_is_previewed_as_the_result_says_it(lang):
     """A discard (and a 5 with a token missing) gives one back: "+1 hint" both times."""
-    from companion.screens.entry import preview_text
+    from companion.i18n import preview_text
     from companion.screens.game import message_text
 
     c = Controller(SetupDraft(players=3, language=lang), mid_game())

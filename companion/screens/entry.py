@@ -38,29 +38,6 @@ from hardware.events import (
 COLOR_KEYS = {c: c.letter.lower() for c in Color}
 
 
-def preview_text(lang: str, event: Event) -> str:
-    """What confirming will do: "blue 1: fits: blue firework goes to 1"."""
-    card = event.card
-    assert card is not None
-    color = i18n.color_name(lang, card.color)
-    if event.kind is EventKind.PLAY:
-        text = (
-            i18n.tr(lang, "will_complete", color=color)
-            if event.firework_completed
-            else i18n.tr(lang, "will_fit", color=color, rank=card.rank)
-        )
-    elif event.kind is EventKind.MISPLAY:
-        key = "will_wrong_announce" if event.announce_right is False else "will_misplay"
-        text = i18n.tr(lang, key, fuses=event.fuses_after)
-    else:
-        text = i18n.tr(lang, "will_discard")
-    text += i18n.token_change_text(lang, event)  # as what happened will say it
-    if event.end is not None:
-        lost = event.end.outcome is Outcome.LOST
-        text += " " + i18n.tr(lang, "will_lose" if lost else "will_end")
-    return f"{i18n.card_name(lang, card)} {text}"  # "blue 1 fits: …": one colon, the text's
-
-
 def preview_color(event: Event) -> tuple[int, int, int]:
     """Green for what helps; the warning colour for a misplay and for what loses the game."""
     if event.kind is EventKind.MISPLAY:
@@ -160,7 +137,7 @@ def _info_lines(lang: str, controller: Controller) -> list[tuple[str, tuple[int,
     if isinstance(preview, IllegalAction):
         lines.append((i18n.refusal_text(lang, preview, game.setup.names), WARN))
     elif isinstance(preview, Event) and entry.kind is not EntryKind.HINT:
-        lines.append((preview_text(lang, preview), preview_color(preview)))
+        lines.append((i18n.preview_text(lang, preview), preview_color(preview)))
     if game.setup.options.timed_display and entry.kind is EntryKind.PLAY:
         announced = (
             i18n.tr(lang, "entry_announce", color=i18n.color_name(lang, entry.announce))

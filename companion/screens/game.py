@@ -13,7 +13,7 @@ from __future__ import annotations
 import pygame
 
 from companion import i18n
-from companion.controller import Controller, GamePage, Happened, Info, Refused, Undone
+from companion.controller import Controller, GamePage, Info, Refused, Undone, message_words
 from companion.screens import actions, hand, piles
 from companion.screens.kit import (
     ACCENT,
@@ -34,17 +34,13 @@ from hardware.events import InputEvent, Key, Press
 
 def message_text(controller: Controller) -> tuple[str, RGB]:
     """The status line: what just happened, a refusal, an undo, a notice."""
-    lang, message, names = controller.language, controller.message, controller.names
-    if isinstance(message, Happened):
-        return i18n.describe_event(lang, message.event, names), TEXT
-    if isinstance(message, Refused):
-        return i18n.refusal_text(lang, message.error, names), WARN
+    message = controller.message
+    words = message_words(controller.language, message, controller.names)
+    if isinstance(message, Refused | Info):
+        return words, WARN
     if isinstance(message, Undone):
-        what = i18n.describe_event(lang, message.event, names)
-        return i18n.tr(lang, "ev_undone", what=what), ACCENT
-    if isinstance(message, Info):
-        return i18n.tr(lang, message.key, **dict(message.params)), WARN
-    return "", TEXT
+        return words, ACCENT
+    return words, TEXT
 
 
 def turn_text(lang: str, game: Game, *, short: bool = False) -> str:

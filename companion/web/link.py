@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.controller import Controller
+from companion.phone_input import PairedPhone, PhoneEvent
 from companion.web.address import CODE_SETTING, lan_address, new_code, page_url
 from companion.web.snapshot import SnapshotBoard, build_snapshot
 
@@ -48,6 +50,9 @@ class WebLink:
         #: Set once the server object exists (or could not be made): see :meth:`start`.
         self.started = threading.Event()
         self._key: Any = None
+        #: Where the server leaves a phone's request for the app loop (set by the app).
+        self.inbox: Callable[[PhoneEvent], None] | None = None
+        self._paired: dict[bytes, str] = {}
 
     @property
     def url(self) -> str:
@@ -93,8 +98,14 @@ class WebLink:
 
             history = HistorySource(self.storage.path.parent)
             server = WebServer(
-                self.board, self.code, port=self.port, bind=self.bind, history=history
+                self.board,
+                self.code,
+                port=self.port,
+                bind=self.bind,
+                history=history,
+                submit=self.inbox,
             )
+            server.paired = self._paired
             self.server = server
             server.start()
         finally:
@@ -105,6 +116,13 @@ class WebLink:
         if not self.started.wait(timeout):
             return False
         return self.server is None or self.server.ready.wait(timeout)
+
+    def publish_phones(self, paired: dict[bytes, PairedPhone]) -> None:
+        """Who may enter actions, for the server to turn other phones away early (the
+        app loop still checks every request against its own list)."""
+        self._paired = {token_hash: phone.name for token_hash, phone in paired.items()}
+        if self.server is not None:
+            self.server.paired = self._paired
 
     def renew_code(self) -> str:
         """A new table code (the menu's Phones page): stored, and old links stop working."""

@@ -11,6 +11,14 @@ Routes: ``/`` the page, ``/static/NAME`` its files, ``/snapshot.json`` the table
 its id; a phone that connects, or reconnects with ``Last-Event-ID``, gets the current
 table at once: each event is the whole table, so resuming never shows half a change).
 
+A paired phone also enters actions (issue 22): ``POST /api/pair`` (the code the
+panel's Phones page shows), ``POST /api/preview`` and ``POST /api/act`` (an action, an
+undo), ``GET /api/phone`` (is this phone paired). A POST needs the table code, a JSON
+body and, but for pairing, the phone's token in ``X-Phone-Token``: a form on another
+site can send none of the last two. Each request becomes one event of the app loop (see
+:mod:`companion.phone_input`), and the answer is what the loop says once the action is
+stored; the server decides nothing about the game.
+
 A failure here is one line in the log and the table plays on (:meth:`WebServer.start`
 never raises).
 """
@@ -18,6 +26,7 @@ never raises).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import gzip
 import hmac
@@ -25,6 +34,8 @@ import logging
 import mimetypes
 import os
 import threading
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +45,16 @@ import orjson
 from aiohttp import web
 
 from companion import i18n
+from companion.phone_input import (
+    Answer,
+    BadRequest,
+    PhoneEvent,
+    PhoneMove,
+    PhonePair,
+    hash_token,
+    new_token,
+    parse_move,
+)
 from companion.web.snapshot import SnapshotBoard
 
 if TYPE_CHECKING:
@@ -64,6 +85,15 @@ KEEPALIVE_SECONDS = 25.0
 CHECK_SECONDS = 5.0
 #: An idle keep-alive connection is closed after this long.
 IDLE_SECONDS = 30.0
+#: How long a phone's request waits for the table's answer (the loop is busy at most
+#: tens of milliseconds; past this the phone is told to try again, with the same id).
+ANSWER_SECONDS = 10.0
+#: Pairing attempts one address may make in :data:`PAIR_WINDOW` seconds, and all together.
+PAIR_TRIES_PER_ADDRESS = 5
+PAIR_TRIES_IN_ALL = 20
+PAIR_WINDOW = 60.0
+#: The header a paired phone's requests carry its token in (a form cannot set one).
+TOKEN_HEADER = "X-Phone-Token"
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -141,9 +171,16 @@ class WebServer:
         bind: str = "",
         static: dict[str, StaticFile] | None = None,
         history: HistorySource | None = None,
+        submit: Callable[[PhoneEvent], None] | None = None,
     ) -> None:
         self.board = board
         self.history = history
+        #: Hands a phone's request to the app loop (None: phones only read).
+        self.submit = submit
+        #: The paired phones' names by their token's hash, as the app last published them.
+        self.paired: dict[bytes, str] = {}
+        self._pair_tries: dict[str, deque[float]] = {}
+        self._all_pair_tries: deque[float] = deque()
         self.port = port
         self.bind = bind
         self._code = code
@@ -263,6 +300,10 @@ class WebServer:
         app.router.add_get("/history.json", self._history)
         app.router.add_get(r"/games/{game:\d{1,9}}.json", self._game)
         app.router.add_get(r"/games/{game:\d{1,9}}.log", self._log)
+        app.router.add_get("/api/phone", self._phone)
+        app.router.add_post("/api/pair", self._pair)
+        app.router.add_post("/api/preview", self._preview)
+        app.router.add_post("/api/act", self._act)
         return app
 
     def _language(self) -> str:
@@ -406,6 +447,131 @@ class WebServer:
         finally:
             self.streams -= 1
         return response
+
+    # -- phones as input (issue 22) ---------------------------------------------------
+
+    def _said(self, status: int, key: str) -> web.Response:
+        """One of the companion's sentences, as a phone's JSON answer."""
+        text = i18n.tr(self._language(), key)
+        return _json(status, {"ok": False, "text": text})
+
+    async def _phone(self, request: web.Request) -> web.Response:
+        """Whether this phone is paired (its token in the header), and under which name."""
+        token = request.headers.get(TOKEN_HEADER, "")
+        name = self.paired.get(hash_token(token)) if token else None
+        body = {"paired": True, "name": name} if name is not None else {"paired": False}
+        return _json(200, body)
+
+    async def _body(self, request: web.Request) -> object:
+        """The request's JSON body; :class:`BadRequest` if it is none. Only the page's own
+        script sends JSON with a custom header: a cross-site form cannot."""
+        if request.content_type != "application/json":
+            raise _CrossSite()
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.partition("://")[2] != request.host:
+            raise _CrossSite()
+        try:
+            return orjson.loads(await request.read())
+        except orjson.JSONDecodeError:
+            raise BadRequest("the body is not JSON") from None
+
+    async def _pair(self, request: web.Request) -> web.Response:
+        if self.submit is None:
+            raise web.HTTPNotFound()
+        if not self._may_try_pairing(request.remote or ""):
+            return self._said(429, "phone_pair_too_many")
+        try:
+            body = await self._body(request)
+        except _CrossSite:
+            return self._said(403, "web_cross_site")
+        except BadRequest:
+            return self._said(400, "web_bad_request")
+        if not isinstance(body, dict) or not isinstance(body.get("code"), str):
+            return self._said(400, "web_bad_request")
+        token = new_token()
+        code, name, token_hash = body["code"][:16], body.get("name"), hash_token(token)
+        name = name if isinstance(name, str) else ""
+        answer = await self._ask(lambda reply: PhonePair(code, name, token_hash, reply))
+        data = answer.to_json()
+        if answer.ok:
+            data["token"] = token
+        return _json(answer.status, data)
+
+    def _may_try_pairing(self, address: str) -> bool:
+        """At most :data:`PAIR_TRIES_PER_ADDRESS` tries a minute from one address, and
+        :data:`PAIR_TRIES_IN_ALL` from all: six digits cannot be guessed in time."""
+        now = time.monotonic()
+        tries = self._pair_tries.setdefault(address, deque())
+        for queue in (tries, self._all_pair_tries):
+            while queue and now - queue[0] > PAIR_WINDOW:
+                queue.popleft()
+        if len(tries) >= PAIR_TRIES_PER_ADDRESS or len(self._all_pair_tries) >= PAIR_TRIES_IN_ALL:
+            return False
+        tries.append(now)
+        self._all_pair_tries.append(now)
+        if len(self._pair_tries) > 1000:  # addresses that stopped trying
+            self._pair_tries = {a: q for a, q in self._pair_tries.items() if q}
+        return True
+
+    async def _preview(self, request: web.Request) -> web.Response:
+        return await self._move(request, preview_only=True)
+
+    async def _act(self, request: web.Request) -> web.Response:
+        return await self._move(request, preview_only=False)
+
+    async def _move(self, request: web.Request, *, preview_only: bool) -> web.Response:
+        """A paired phone's action (or its preview), answered as the table judged it."""
+        if self.submit is None:
+            raise web.HTTPNotFound()
+        token = request.headers.get(TOKEN_HEADER, "")
+        try:
+            body = await self._body(request)
+            if not token:
+                return self._said(401, "phone_not_paired")
+            move = parse_move(body, preview_only=preview_only)
+        except _CrossSite:
+            return self._said(403, "web_cross_site")
+        except BadRequest:
+            return self._said(400, "web_bad_request")
+        token_hash = hash_token(token)
+        answer = await self._ask(
+            lambda reply: PhoneMove(
+                move.request_id,
+                move.game,
+                move.position,
+                move.action,
+                token_hash=token_hash,
+                preview_only=preview_only,
+                reply=reply,
+            )
+        )
+        return _json(answer.status, answer.to_json())
+
+    async def _ask(self, make: Callable[[Callable[[Answer], None]], PhoneEvent]) -> Answer:
+        """Hand a request to the app loop and wait for its answer (the loop answers once
+        the action is stored). No answer in time: 503, and the phone tries again."""
+        submit = self.submit
+        assert submit is not None
+        future: concurrent.futures.Future[Answer] = concurrent.futures.Future()
+
+        def reply(answer: Answer) -> None:
+            with contextlib.suppress(concurrent.futures.InvalidStateError):
+                future.set_result(answer)
+
+        submit(make(reply))
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), ANSWER_SECONDS)
+        except TimeoutError:
+            text = i18n.tr(self._language(), "web_no_answer")
+            return Answer(False, 503, text)
+
+
+class _CrossSite(Exception):
+    """A POST without the page's own JSON, or from another site's page."""
+
+
+def _json(status: int, data: object) -> web.Response:
+    return web.Response(status=status, body=orjson.dumps(data), content_type="application/json")
 
 
 def _reason(error: BaseException) -> str:

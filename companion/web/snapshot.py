@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from companion import i18n
-from companion.controller import Controller
+from companion.controller import Controller, Happened, Undone, message_words
 from engine.cards import Color
 from engine.game import Event, Game
 from engine.memory import SlotKnowledge
@@ -148,6 +148,18 @@ class Snapshot:
     result_sentence: str = ""
     hand_memory: bool = False
     seats: tuple[SeatView, ...] = field(default_factory=tuple)
+    # what a paired phone needs to enter actions (issue 22)
+    #: The seat whose turn it is (-1: no game, or the game is over).
+    current: int = -1
+    #: How many cards each seat holds, by seat.
+    hand_sizes: tuple[int, ...] = ()
+    #: The suits' letters a colour hint may name, and those of the game's cards.
+    clue_colors: tuple[str, ...] = ()
+    card_colors: tuple[str, ...] = ()
+    #: Whether a play may announce a colour first (timed display).
+    timed_display: bool = False
+    #: The newest action in words, with the phone that entered it ("… (Ann's phone)").
+    last_action: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON values (tuples become lists, the labels an object)."""
@@ -215,7 +227,26 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         result_sentence=sentence,
         hand_memory=memory,
         seats=seats,
+        current=-1 if over or current is None else current,
+        hand_sizes=tuple(game.position.hands),
+        clue_colors=tuple(s.color.letter for s in game.setup.suits if s.named_in_hints),
+        card_colors=tuple(s.color.letter for s in game.setup.suits),
+        timed_display=game.setup.options.timed_display,
+        last_action=_last_action(controller),
     )
+
+
+def _last_action(controller: Controller) -> str:
+    """The newest action in words: the panel's status line when it says it (with the phone
+    that entered it), else the newest event."""
+    game = controller.game
+    assert game is not None
+    message = controller.message
+    if isinstance(message, Happened | Undone):
+        return message_words(controller.language, message, controller.names)
+    if not game.events:
+        return ""
+    return i18n.describe_event(controller.language, game.events[-1], controller.names)
 
 
 def _score_line(lang: str, game: Game, score_text: Callable[[str, Game], str]) -> str:
