@@ -122,7 +122,6 @@ LANGUAGE = Language(
         "web_pair": "Koppeln",
         "web_paired_as": "Dieses Handy gibt Aktionen als {name} ein",
         "web_moved_on": "Am Tisch ging es weiter: schau noch einmal hin",
-        "web_no_answer": "Der Begleiter hat nicht geantwortet: prüfe das WLAN und versuch es noch einmal",
         "web_sending": "Wird gesendet…",
         "phones": "Handys",
         "phones_how": "Mit einem Handy im WLAN des Tisches scannen, oder eintippen:",

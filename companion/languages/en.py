@@ -110,7 +110,6 @@ LANGUAGE = Language(
         "web_pair": "Pair",
         "web_paired_as": "This phone enters actions as {name}",
         "web_moved_on": "The table moved on: look again",
-        "web_no_answer": "The companion did not answer: check the Wi-Fi and try again",
         "web_sending": "Sending…",
         "phones": "Phones",
         "phones_how": "Scan with a phone on the table's Wi-Fi, or type:",

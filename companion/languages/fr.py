@@ -111,7 +111,6 @@ LANGUAGE = Language(
         "web_pair": "Associer",
         "web_paired_as": "Ce téléphone saisit les actions sous le nom {name}",
         "web_moved_on": "La table a avancé\u00a0: regardez à nouveau",
-        "web_no_answer": "Le compagnon n'a pas répondu\u00a0: vérifiez le Wi-Fi et réessayez",
         "web_sending": "Envoi…",
         "phones": "Téléphones",
         "phones_how": "Scannez avec un téléphone sur le Wi-Fi de la table, ou tapez\u00a0:",
