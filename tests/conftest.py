@@ -1,5 +1,6 @@
-"""Test parts shared by several files: real pseudo-terminals (scanner, CLI, app tests) and
-a real notify socket (sd_notify and display tests)."""
+"""Test parts shared by several files: real pseudo-terminals (scanner, CLI, app tests), a
+real notify socket (sd_notify and display tests), Xvfb, and Debian's Chromium driven by
+Playwright at a phone's size (the page for phones)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import time
 import tty
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from needs import need_tool
+from needs import CHROMIUM_ARGS, PHONE, need_tool, unavailable
 from notify_socket import Receiver
 
 
@@ -109,3 +111,26 @@ def xvfb() -> Iterator[dict[str, str]]:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, through Playwright (missing: skipped, failed in CI)."""
+    chromium = need_tool("chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("playwright is not installed (pip install -e '.[test]')")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh phone (its own storage: no seat, no pairing remembered) at 360x740."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    opened = context.new_page()
+    yield opened
+    context.close()

@@ -40,3 +40,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+#: A phone's screen, portrait: what the page for phones is drawn for first.
+PHONE = {"width": 360, "height": 740}

@@ -20,12 +20,11 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from needs import CHROMIUM_ARGS, need_tool, unavailable
+from needs import PHONE
 from xwindow import find_window, keys
 
 from companion.controller import Controller, SetupDraft
@@ -38,30 +37,8 @@ from engine.options import GameOptions
 
 pytestmark = pytest.mark.xvfb
 COMMAND = [sys.executable, "-m", "companion.cli"]
-PHONE = {"width": 360, "height": 740}
 #: How long the page may take to show a change (a bound on liveness, not a timing).
 SHOWN_MS = 15_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    chromium = need_tool("chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("playwright is not installed (pip install -e '.[test]')")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
-    opened = context.new_page()
-    yield opened
-    context.close()
 
 
 def shot(page: Any, name: str) -> None:

@@ -416,7 +416,7 @@ async function checkToken() {
     if (!answer.ok) return; // the companion knows no pairing (yet): keep the token
     const data = await answer.json();
     if (data.paired) phoneName = data.name;
-    else forgetToken();
+    else unpaired(null); // removed on the panel (or another table's): pair again
   } catch (error) { /* the companion is away: keep the token */ }
   draw();
 }
@@ -426,8 +426,15 @@ function unpaired(text) {
   forgetToken();
   flow = null;
   answerLine = null;
+  offerPairing(text);
+}
+
+// The pairing form, its name the seat this phone picked in "My hand" (when it did).
+function offerPairing(text) {
   pairing = true;
   pairError = text || null;
+  const seat = chosenSeat();
+  if (!$("pair-name").value && seat !== null) $("pair-name").value = snapshot.seats[seat].name;
 }
 
 // -- the flows ---------------------------------------------------------------------------
@@ -718,10 +725,7 @@ function drawAct(s) {
 }
 
 function openPairing() {
-  pairing = true;
-  pairError = null;
-  const seat = chosenSeat();
-  if (!$("pair-name").value && seat !== null) $("pair-name").value = snapshot.seats[seat].name;
+  offerPairing(null);
   draw();
   $("pair-code").focus();
 }
