@@ -53,14 +53,21 @@ class LiveTable:
     page served on 127.0.0.1. :meth:`close` stops it all."""
 
     def __init__(
-        self, data: Path, *, players: int = 3, hand_memory: bool = True, **options: Any
+        self,
+        data: Path,
+        *,
+        players: int = 3,
+        hand_memory: bool = True,
+        language: str = "en",
+        **options: Any,
     ) -> None:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
             os.environ.pop(name, None)
         self.data = data
         self.storage = Storage.open(data)
-        draft = SetupDraft(players=players, options=GameOptions(hand_memory=hand_memory, **options))
+        options = GameOptions(hand_memory=hand_memory, **options)
+        draft = SetupDraft(players=players, options=options, language=language)
         controller, game_id = resume(self.storage, draft)
         self.display = open_display("dummy", (480, 320))
         self.app = App(self.storage, self.display, controller, game_id)

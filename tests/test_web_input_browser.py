@@ -31,6 +31,7 @@ from engine.actions import Discard, Hint, Play
 from engine.cards import Color
 from engine.errors import IllegalAction
 from engine.game import Game
+from engine.options import Multicolor
 from hardware.events import ChooseColor, ChooseRank, ChooseSeat, ChooseSlot, Key, Press
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -309,3 +310,63 @@ def test_an_answer_lost_on_the_way_is_asked_again_with_the_same_id_and_recorded_
     assert len(bodies) == 2 and bodies[0] == bodies[1]  # the same id, the same body
     assert table.stored().actions == [Hint(to=2, rank=1, player=0, slots=(2,))]
     phone.shows_actions(1)
+
+
+def assert_nothing_cut(page: Any) -> None:
+    """No button's words run out of it, and the page is no wider than the phone."""
+    cut = page.eval_on_selector_all(
+        "#act button, #act [role=button]",
+        "bs => bs.filter(b => b.offsetParent && b.scrollWidth > b.clientWidth + 1)"
+        ".map(b => b.innerText)",
+    )
+    assert cut == []
+    assert_thumb_sized(page)
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "en"])
+def test_every_step_fits_a_phone_with_six_suits_five_players_and_an_announce(
+    page: Any, tmp_path: Path, lang: str
+) -> None:
+    """Issue 22: the busiest entry (five players, six suits, timed display) in every
+    language: each step fits 360 px with every word inside its button, in the table's
+    language; a play may announce a colour, and the announce is stored with it."""
+    table = LiveTable(
+        tmp_path / "data",
+        players=5,
+        language=lang,
+        multicolor=Multicolor.FULL,
+        timed_display=True,
+    )
+    try:
+        phone = paired_phone(page, table)
+        names = replayed(table).setup.names
+        phone.tap("[data-act=hint]")
+        title = i18n.tr(lang, "entry_hint", name=names[0])
+        assert page.inner_text("#flow .flow-title") == title
+        assert page.locator("#flow .pick.seat").count() == 4
+        assert_nothing_cut(page)
+        phone.tap("#flow .pick.seat[data-seat='4']")
+        assert page.locator("#flow .pick.color").count() == 6
+        assert_nothing_cut(page)
+        shot(page, f"phone-clue-{lang}")
+        phone.tap("#flow .pick.color[data-color='M']")
+        assert_nothing_cut(page)
+        phone.tap("#flow .flow-row button.secondary")  # Cancel
+
+        phone.tap("[data-act=play]")
+        phone.tap("#flow .pick-hand .slot[data-slot='2']")
+        phone.tap("#flow .pick.color[data-color='G']")
+        phone.tap("#flow .pick.rank[data-rank='1']")
+        phone.tap("#flow .announce .pick.color[data-color='G']")
+        page.wait_for_selector("#flow .preview", timeout=SHOWN_MS)
+        announced = i18n.tr(lang, "entry_announce", color=i18n.color_name(lang, Color.GREEN))
+        assert page.inner_text("#flow .flow-note") == announced
+        assert not page.locator("#flow .preview.warning").count()
+        assert_nothing_cut(page)
+        shot(page, f"phone-announce-{lang}")
+        phone.tap("#flow .confirm")
+        phone.shows_actions(1)
+        played = Play(Card.from_code("G1"), announce=Color.GREEN, player=0, slot=2)
+        assert table.stored().actions == [played]
+    finally:
+        table.close()

@@ -668,7 +668,8 @@ function drawFlow(s) {
         }));
       }
       box.appendChild(announce);
-      box.appendChild(el("p", "flow-note", f.announce ? L.announce + ": " + colorName(s, f.announce) : L.no_announce));
+      const announced = f.announce ? L.announced.split("{color}").join(colorName(s, f.announce)) : L.no_announce;
+      box.appendChild(el("p", "flow-note", announced));
     }
   }
   // what confirming will do; a refusal in the warning colour and no OK
