@@ -7,6 +7,13 @@ soft keys under the choices shown, and card reads (a read is not counted: it is 
 card being shown or placed). Each sequence must record exactly the action meant.
 Prints a table; no timings.
 
+The phone's row (issue 22) counts taps on what the page for phones drew, in a real
+Chromium (Playwright) at 360x740, on the real companion in-process (its app loop, its
+SQLite files, its web server: ``tests/phone_table.py``): each tap is a click on a
+button or a card the page shows, and each action must be stored exactly as meant.
+Pairing (once per phone) is not counted. Without Chromium or Playwright the row says
+it was not measured.
+
     PYTHONPATH=. .venv/bin/python benchmarks/inputs_per_action.py
 """
 
@@ -17,6 +24,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -287,6 +295,119 @@ def measure(setup: Callable[[Table, Action], None], hand_memory: bool) -> dict[s
     return counts
 
 
+# -- the phone (issue 22) -----------------------------------------------------------------
+
+
+def phone_meant(action: Action, hand_memory: bool) -> Action:
+    """What the phone records: a hint always names its receiver and clue (the page asks
+    them); without hand memory, no slots."""
+    if hand_memory:
+        return action
+    if isinstance(action, Hint):
+        return action._replace(slots=None)
+    return action._replace(slot=None)
+
+
+def phone_enter(phone: Any, action: Action, hand_memory: bool) -> None:
+    """Tap ``action`` in on the page, as a player would, up to its OK."""
+    if isinstance(action, Hint):
+        phone.tap("[data-act=hint]")
+        slots = list(action.slots or ()) if hand_memory else []
+        if slots:  # the receiver's cards are drawn: a tap on one picks both
+            phone.tap(f"#flow .receiver[data-seat='{action.to}'] .slot[data-slot='{slots[0]}']")
+            slots.pop(0)
+        elif phone.page.locator("#flow .pick.seat").count():
+            phone.tap(f"#flow .pick.seat[data-seat='{action.to}']")
+        if action.color is not None:
+            phone.tap(f"#flow .pick.color[data-color='{action.color.letter}']")
+        else:
+            phone.tap(f"#flow .pick.rank[data-rank='{action.rank}']")
+        for slot in slots:
+            phone.tap(f"#flow .pick-hand .slot[data-slot='{slot}']")
+    else:
+        assert isinstance(action, Play | Discard)
+        phone.tap("[data-act=play]" if isinstance(action, Play) else "[data-act=discard]")
+        if hand_memory:
+            phone.tap(f"#flow .pick-hand .slot[data-slot='{action.slot}']")
+        phone.tap(f"#flow .pick.color[data-color='{action.card.color.letter}']")
+        phone.tap(f"#flow .pick.rank[data-rank='{action.card.rank}']")
+    phone.page.wait_for_selector("#flow .confirm", timeout=15_000)  # the preview said OK
+    phone.tap("#flow .confirm")
+
+
+def phone_measure(browser: Any, data: Path, hand_memory: bool) -> dict[str, Counted]:
+    """Taps on the page for each hint, a play, a discard and an undo (3 players)."""
+    from needs import PHONE
+    from phone_table import LiveTable, Phone
+
+    table = LiveTable(data, players=PLAYERS, hand_memory=hand_memory)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    counts: dict[str, Counted] = {}
+    try:
+        phone = Phone(context.new_page(), table.url)
+        phone.shows_actions(0)
+        phone.pair(table.open_phones_page(), "Ann")
+        table.back_to_game()
+
+        def counted(name: str, action: Action | None, actions: int) -> None:
+            phone.taps = 0
+            if action is None:  # the undo: Undo, then its confirm
+                phone.tap("[data-act=undo]")
+                phone.tap("#flow .confirm")
+            else:
+                phone_enter(phone, action, hand_memory)
+            phone.shows_actions(actions)
+            stored = table.stored().actions
+            if action is not None:
+                meant = phone_meant(action, hand_memory)
+                assert stored[-1] == meant, (name, stored[-1], meant)
+            assert len(stored) == actions, (name, stored)
+            counts[name] = Counted(phone.taps)
+
+        hints = (
+            ("colour hint", COLOR_HINT),
+            ("rank hint", RANK_HINT),
+            ("2-slot hint", TWO_SLOT_HINT),
+        )
+        for name, hint in hints:
+            counted(name, hint, 1)
+            counted("undo", None, 0)
+        counted("colour hint", COLOR_HINT, 1)
+        counted("play", PLAY, 2)
+        counted("undo", None, 1)
+        counted("discard", DISCARD, 2)
+    finally:
+        context.close()
+        table.close()
+    return counts
+
+
+def phone_row(columns: tuple[str, ...]) -> str:
+    """The phone's row of the table: measured in Chromium, or why it was not."""
+    import shutil
+    import tempfile
+
+    chromium = shutil.which("chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        chromium = None
+    if chromium is None:
+        return "| phone (360x740) | not measured: Chromium and Playwright are needed |"
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from needs import CHROMIUM_ARGS
+
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as folder:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            off = phone_measure(browser, Path(folder) / "off", False)
+            on = phone_measure(browser, Path(folder) / "on", True)
+        finally:
+            browser.close()
+    cells = [f"{off[column]} / {on[column]}" for column in columns]
+    return "| phone (360x740) | " + " | ".join(cells) + " |"
+
+
 def main() -> None:
     pygame.font.init()
     columns = ("colour hint", "rank hint", "2-slot hint", "play", "discard", "undo")
@@ -301,6 +422,7 @@ def main() -> None:
         off, on = measure(setup, False), measure(setup, True)
         cells = [f"{off[column]} / {on[column]}" for column in columns]
         print(f"| {name} | " + " | ".join(cells) + " |")
+    print(phone_row(columns))
 
 
 if __name__ == "__main__":

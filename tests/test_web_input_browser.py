@@ -127,6 +127,7 @@ def test_a_phone_pairs_and_enters_a_hint_by_tapping_the_receivers_cards(
     receivers = page.eval_on_selector_all("#flow .pick.seat", "b => b.map(x => x.innerText)")
     assert receivers == ["Player 1", "Player 2"]  # not the giver
     assert_thumb_sized(page)
+    shot(page, "phone-hint-to")
     phone.tap("#flow .pick.seat[data-seat='1']")
     assert_thumb_sized(page)
     phone.tap("#flow .pick.color[data-color='R']")
@@ -287,7 +288,8 @@ def test_an_answer_lost_on_the_way_is_asked_again_with_the_same_id_and_recorded_
 ) -> None:
     """Issue 22: the companion records an action but its answer never reaches the phone
     (the Wi-Fi dropped it): the page sends the same request again, with the same id, and
-    is answered as the first time; the action is stored once."""
+    is answered as the first time; the action is stored once. (The hint is entered with
+    the panel's shortcut: a tap on a card of the receiver's hand picks both.)"""
     phone = paired_phone(page, table)
     bodies: list[str] = []
 
@@ -301,10 +303,11 @@ def test_an_answer_lost_on_the_way_is_asked_again_with_the_same_id_and_recorded_
 
     page.route("**/api/act*", lose_the_first_answer)
     phone.tap("[data-act=hint]")
-    phone.tap("#flow .pick.seat[data-seat='2']")
+    phone.tap("#flow .receiver[data-seat='2'] .slot[data-slot='2']")
     phone.tap("#flow .pick.rank[data-rank='1']")
-    phone.tap("#flow .pick-hand .slot[data-slot='2']")
-    phone.preview()
+    assert phone.preview() == "Player 1 told Player 3: 1s, slot 2"
+    shot(page, "phone-hint-preview")
+    assert phone.taps == 2 + 3  # pair; hint, a card of the receiver, the rank
     phone.tap("#flow .confirm")
     assert phone.answer() == "Player 1 told Player 3: 1s, slot 2 (Ann's phone)"
     assert len(bodies) == 2 and bodies[0] == bodies[1]  # the same id, the same body

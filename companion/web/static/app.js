@@ -491,8 +491,8 @@ function back() {
   const f = flow;
   f.preview = null;
   f.message = null;
-  if (f.step === "slots") { f.step = "clue"; f.slots = []; f.clue = null; }
-  else if (f.step === "clue") { f.step = "to"; f.clue = null; }
+  if (f.step === "slots") { f.step = "clue"; f.clue = null; }
+  else if (f.step === "clue") { f.step = "to"; f.clue = null; f.slots = []; }
   else if (f.step === "card") { f.step = "slot"; f.color = f.rank = f.announce = null; }
   draw();
 }
@@ -576,8 +576,8 @@ function rankButtons(chosen, onPick) {
 }
 
 // A hand as "My hand" draws it (slot 1 at the left), each slot a button.
-function pickHand(s, seat, picked, onPick) {
-  const hand = el("div", "hand big pick-hand");
+function pickHand(s, seat, picked, onPick, small) {
+  const hand = el("div", "hand pick-hand" + (small ? " small" : " big"));
   const size = s.hand_sizes ? s.hand_sizes[seat] : s.seats[seat].hand.length;
   for (const slot of s.seats[seat].hand.slice(0, size)) {
     const node = slotNode(slot);
@@ -617,11 +617,23 @@ function drawFlow(s) {
   const pick = (text) => box.appendChild(el("h3", "flow-ask", text));
   if (f.step === "to") {
     pick(L.pick_receiver);
-    const row = el("div", "pick-row seats");
+    const row = el("div", "pick-row seats" + (s.hand_memory ? " with-hands" : ""));
     for (const seat of otherSeats(s)) {
       const node = button(s.seats[seat].name, "pick seat", () => { f.to = seat; f.step = "clue"; draw(); });
       node.dataset.seat = String(seat);
-      row.appendChild(node);
+      if (!s.hand_memory) { row.appendChild(node); continue; }
+      // with hand memory each receiver's cards too: a tap on one picks the player and
+      // that slot at once, as a tap on a hand does on the panel
+      const receiver = el("div", "receiver");
+      receiver.dataset.seat = String(seat);
+      receiver.appendChild(node);
+      receiver.appendChild(pickHand(s, seat, [], (number) => {
+        f.to = seat;
+        f.slots = [number];
+        f.step = "clue";
+        draw();
+      }, true));
+      row.appendChild(receiver);
     }
     box.appendChild(row);
   } else if (f.step === "clue") {
@@ -629,7 +641,7 @@ function drawFlow(s) {
     const colors = el("div", "pick-row colors");
     const choose = (clue) => {
       f.clue = clue;
-      if (s.hand_memory) { f.step = "slots"; f.slots = []; }
+      if (s.hand_memory) f.step = "slots"; // a card tapped at "to whom?" stays picked
       draw();
       askPreview();
     };
