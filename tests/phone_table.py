@@ -49,8 +49,8 @@ def wait_until(check: Any, what: str, timeout: float = SHOWN_MS / 1000) -> None:
 
 
 class LiveTable:
-    """The companion, in play: a game started with ``players`` and the options, its
-    page served on 127.0.0.1. :meth:`close` stops it all."""
+    """The companion, its page served on 127.0.0.1, a game started with ``players`` and
+    the options (``start=False``: the set-up still shown). :meth:`close` stops it all."""
 
     def __init__(
         self,
@@ -59,6 +59,7 @@ class LiveTable:
         players: int = 3,
         hand_memory: bool = True,
         language: str = "en",
+        start: bool = True,
         **options: Any,
     ) -> None:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -75,9 +76,10 @@ class LiveTable:
         self.app.attach_web(self.web)
         self.app.step()
         assert self.web.wait_ready(10) and self.web.server is not None
-        self.app.dispatch(Press(Key.OK))  # Start
-        self.app.step()
-        assert self.app.controller.game is not None
+        if start:
+            self.app.dispatch(Press(Key.OK))  # Start
+            self.app.step()
+            assert self.app.controller.game is not None
         self._stop = threading.Event()
         self._loop = threading.Thread(target=self._turn, name="app-loop", daemon=True)
         self._loop.start()
@@ -109,8 +111,11 @@ class LiveTable:
         return code
 
     def back_to_game(self) -> None:
+        """Leave the Phones page (for the game, or the set-up before one)."""
         self.emit(Press(Key.BACK))
-        wait_until(lambda: self.app.controller.screen is Screen.GAME, "the game screen")
+        wait_until(
+            lambda: self.app.controller.screen in (Screen.GAME, Screen.SETUP), "the game screen"
+        )
 
     def remove_phone(self, name: str) -> None:
         """On the Phones page: the phone's Remove button."""
@@ -164,7 +169,7 @@ class Phone:
         if name is not None:
             self.page.fill("#pair-name", name)
         self.tap("#pair-submit")
-        self.page.wait_for_selector("#act:not([hidden])", timeout=SHOWN_MS)
+        self.page.wait_for_selector("#paired-as:not([hidden])", timeout=SHOWN_MS)
 
     def preview(self) -> str:
         return str(self.page.inner_text("#flow .preview", timeout=SHOWN_MS))

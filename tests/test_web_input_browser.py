@@ -373,3 +373,27 @@ def test_every_step_fits_a_phone_with_six_suits_five_players_and_an_announce(
         assert table.stored().actions == [played]
     finally:
         table.close()
+
+
+def test_a_phone_pairs_before_the_game_and_enters_its_first_action(
+    page: Any, tmp_path: Path
+) -> None:
+    """Issue 22: the pairing form is there with no game in progress (the table pairs its
+    phones while it sets up); once the game starts, the paired phone enters actions."""
+    table = LiveTable(tmp_path / "data", players=2, hand_memory=False, start=False)
+    try:
+        phone = Phone(page, table.url)
+        page.wait_for_selector("#no-game:not([hidden])", timeout=SHOWN_MS)
+        phone.pair(table.open_phones_page(), "Cy")
+        assert page.inner_text("#paired-as") == "This phone enters actions as Cy"
+        table.back_to_game()
+        table.emit(Press(Key.OK))  # Start
+        phone.shows_actions(0)
+        phone.tap("[data-act=hint]")  # two players: no "to whom?"
+        phone.tap("#flow .pick.rank[data-rank='2']")
+        assert phone.preview() == "Player 1 told Player 2: 2s"
+        phone.tap("#flow .confirm")
+        phone.shows_actions(1)
+        assert table.stored().actions == [Hint(to=1, rank=2, player=0)]
+    finally:
+        table.close()

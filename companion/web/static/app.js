@@ -155,6 +155,8 @@ function draw() {
   for (const name of VIEWS) {
     $("view-" + name).hidden = name !== view || (!s.playing && name !== "history");
   }
+  $("phone").hidden = view !== "table";
+  if (view === "table") drawPairing(s);
   if (view === "history") { openHistory(); return; }
   if (!s.playing) return;
   document.body.dataset.actions = String(s.actions);
@@ -724,6 +726,12 @@ function drawAct(s) {
     line.textContent = answerLine ? answerLine.text : "";
     line.classList.toggle("warning", Boolean(answerLine && answerLine.warn));
   }
+}
+
+// Under the Table tab, with or without a game: pair this phone, or say it is paired.
+function drawPairing(s) {
+  const L = s.labels;
+  const paired = Boolean(token());
   $("pair-open").hidden = paired || pairing;
   $("pair-open").textContent = L.pair_open;
   $("pair-form").hidden = paired || !pairing;
