@@ -397,3 +397,27 @@ def test_a_phone_pairs_before_the_game_and_enters_its_first_action(
         assert table.stored().actions == [Hint(to=1, rank=2, player=0)]
     finally:
         table.close()
+
+
+def test_with_hand_memory_a_phone_needs_no_more_taps_than_the_touch_panel(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 22: counted by ``benchmarks/inputs_per_action.py`` (clicks on what the page
+    drew, each action stored as meant): with hand memory, every action takes at most as
+    many taps on a phone as on the 480x320 touch panel; a one-slot hint at most 4."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "inputs_per_action.py"
+    spec = importlib.util.spec_from_file_location("inputs_per_action", path)
+    assert spec is not None and spec.loader is not None
+    counts = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = counts  # its dataclasses look their module up
+    spec.loader.exec_module(counts)
+    counts.pygame.font.init()
+    phone = counts.phone_measure(browser, tmp_path / "data", True)
+    touch = counts.measure(counts.touch, True)
+    assert phone.keys() == touch.keys()
+    for name in phone:
+        assert phone[name].inputs <= touch[name].inputs, (name, phone[name], touch[name])
+    assert phone["colour hint"].inputs <= 4 and phone["rank hint"].inputs <= 4

@@ -589,6 +589,9 @@ function pickHand(s, seat, picked, onPick, small) {
     node.classList.toggle("picked", on);
     node.setAttribute("aria-pressed", String(on));
     node.addEventListener("click", () => onPick(slot.number));
+    node.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onPick(slot.number); }
+    });
     hand.appendChild(node);
   }
   return hand;
