@@ -520,3 +520,36 @@ def test_a_game_that_ends_by_a_phone_is_finished_in_the_database(open_table):
         assert status == 200, answer
     assert table.app.controller.screen is Screen.END
     assert table.storage.load(table.app.game_id or 0).status.value == "over"
+
+
+def test_answers_are_kept_a_day_for_retries_then_forgotten(tmp_path):
+    """Rule: a retry is answered from the database for a day; older answers are dropped
+    (the table refuses such a request anyway: its position is long gone)."""
+    from datetime import UTC, datetime, timedelta
+
+    from companion.phone_input import PhoneReceipt
+
+    now = [datetime(2026, 11, 25, 12, 0, tzinfo=UTC)]
+    with Storage.open(tmp_path / "data", now=lambda: now[0]) as storage:
+        storage.keep_phone_answer(PhoneReceipt("old-request-00000001", 1, 409, {"ok": False}))
+        now[0] += timedelta(hours=23)
+        storage.keep_phone_answer(PhoneReceipt("new-request-00000001", 1, 200, {"ok": True}))
+        now[0] += timedelta(hours=2)
+        assert storage.forget_phone_answers() == 1
+        assert storage.phone_answer("old-request-00000001") is None
+        assert storage.phone_answer("new-request-00000001") == (200, {"ok": True})
+
+
+def test_a_move_made_on_the_game_before_is_refused_and_an_unpaired_phone_learns_nothing(
+    open_table,
+):
+    """Rule: a position is a game and its count of actions: a request made on the game
+    before is refused in words; an unpaired phone hears only that it is not paired."""
+    table = open_table()
+    table.start_game()
+    token = table.pair("Ann")
+    status, answer = table.act(token, {"action": "play", "card": "R1", "slot": 1}, game="999")
+    assert status == 409 and answer["text"] == "A new game has started: look again."
+    status, answer = table.act("stranger", {"action": "play", "card": "R1", "slot": 1}, game="999")
+    assert status == 401 and "not paired" in answer["text"]
+    assert table.stored() == []
