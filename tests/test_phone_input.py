@@ -553,3 +553,64 @@ def test_a_move_made_on_the_game_before_is_refused_and_an_unpaired_phone_learns_
     status, answer = table.act("stranger", {"action": "play", "card": "R1", "slot": 1}, game="999")
     assert status == 401 and "not paired" in answer["text"]
     assert table.stored() == []
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 10**6) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=10,
+)
+ACTION_BODIES = st.fixed_dictionaries(
+    {"action": st.sampled_from(["hint", "play", "discard", "undo", "pass", ""])},
+    optional={
+        "to": JSON | st.integers(-1, 5),
+        "card": JSON | st.sampled_from(["R1", "B5", "Z9", ""]),
+        "slot": JSON | st.integers(-1, 9),
+        "slots": JSON | st.lists(st.integers(-1, 9), max_size=6),
+        "color": JSON | st.sampled_from(["red", "blue", "pink"]),
+        "rank": JSON | st.integers(-1, 7),
+        "announce": JSON,
+    },
+)
+
+
+@pytest.fixture(scope="module")
+def fuzzed_table(tmp_path_factory) -> Iterator[tuple[Table, str]]:
+    monkeypatch = pytest.MonkeyPatch()
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
+        monkeypatch.delenv(name, raising=False)
+    table = Table(tmp_path_factory.mktemp("fuzz") / "data", GameOptions(hand_memory=True))
+    table.start_game()
+    token = table.pair("Ann")
+    yield table, token
+    table.close()
+    monkeypatch.undo()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    body=st.one_of(
+        JSON,
+        st.fixed_dictionaries(
+            {"id": st.text(string.ascii_letters, min_size=16, max_size=20), "game": JSON},
+            optional={"position": JSON | st.integers(-1, 3), "action": JSON | ACTION_BODIES},
+        ),
+    ),
+    path=st.sampled_from(["/api/act", "/api/preview"]),
+)
+def test_any_body_from_a_paired_phone_gets_one_sentence_and_only_a_legal_one_acts(
+    fuzzed_table, body, path
+):
+    """Rule: bad input gets a clear message and changes nothing: whatever a paired phone
+    sends, the answer is one sentence with a 2xx/4xx status (never a server error), and
+    the stored game changes only by an accepted action."""
+    table, token = fuzzed_table
+    before = len(table.stored())
+    headers = {TOKEN_HEADER: token, "Content-Type": "application/json"}
+    status, answer = table.request("POST", path, headers=headers, raw=json.dumps(body).encode())
+    assert status in (200, 400, 409), (status, answer)
+    assert isinstance(answer.get("text"), str) and answer["text"]
+    assert "Traceback" not in answer["text"] and "Error" not in answer["text"]
+    accepted = path == "/api/act" and status == 200
+    assert len(table.stored()) == before + (0 if not accepted else answer["actions"] - before)
