@@ -383,6 +383,11 @@ def test_a_paired_phone_records_a_hint_with_slots_stored_before_it_is_answered(o
     }
     assert table.stored() == [Hint(to=1, color=Color.RED, player=0, slots=(1, 2))]
     assert table.snapshot()["last_action"] == answer["text"]
+    assert table.request("GET", "/api/phone", headers={TOKEN_HEADER: token}) == (
+        200,
+        {"paired": True, "name": "Ann"},
+    )
+    assert table.request("GET", "/api/phone", headers={TOKEN_HEADER: "x"})[1] == {"paired": False}
 
 
 def test_a_retried_request_is_recorded_once_and_answered_the_same(open_table):
