@@ -340,7 +340,8 @@ const COLOR_WORDS = { R: "red", Y: "yellow", G: "green", B: "blue", W: "white", 
 const RANKS = [1, 2, 3, 4, 5];
 // a request without an answer (network error, 503) is sent again with the same id, after
 const RETRY_MS = [500, 1000, 2000, 4000];
-const ANSWER_TIMEOUT_MS = 10000;
+// longer than the companion waits for its loop (10 s, then 503): its answer comes first
+const ANSWER_TIMEOUT_MS = 15000;
 
 let phoneName = null; // the name this phone was paired under
 let pairing = false; // the pairing form is open
@@ -397,8 +398,8 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-// The table is answered once per id: a lost answer or a busy table (503) is asked again
-// with the very same body, a few times, waiting longer each time.
+// A lost answer or a busy table (503) is asked again with the very same body, a few
+// times, waiting longer each time: an action keeps its id, so it is recorded once.
 async function postAgain(path, body) {
   let answer = await post(path, body, true);
   for (const wait of RETRY_MS) {
@@ -507,7 +508,7 @@ async function askPreview() {
   f.message = null;
   if (!action || f.kind === "undo") return;
   const asked = ++f.asked;
-  const answer = await post("/api/preview", { game: f.game, position: f.position, action }, true);
+  const answer = await postAgain("/api/preview", { game: f.game, position: f.position, action });
   if (flow !== f || f.asked !== asked) return; // the entry changed meanwhile
   if (answer.status === 200) f.preview = { ok: Boolean(answer.data.ok), text: answer.data.text || "" };
   else if (answer.status === 401) unpaired(answer.data.text);
