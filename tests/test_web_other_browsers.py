@@ -36,6 +36,12 @@ from test_web_browser import PHONE, free_port, snapshot_of
 from companion.web.server import WebServer
 from companion.web.snapshot import SnapshotBoard
 
+pytestmark = pytest.mark.filterwarnings(
+    # the browsers' clients use old APIs of their own (mozinfo, mozrunner, selenium)
+    "ignore::DeprecationWarning:mozinfo",
+    "ignore::DeprecationWarning:mozrunner",
+    "ignore::DeprecationWarning:selenium",
+)
 #: How long the page may take to show a change (a bound on liveness, not a timing).
 SHOWN_S = 15.0
 REFUSED = "This page needs the table code: scan the QR code on the companion's Phones page."
@@ -51,6 +57,8 @@ FIREFOX_PREFS = {
     "browser.aboutwelcome.enabled": False,
     "datareporting.policy.dataSubmissionEnabled": False,
     "app.update.disabledForTesting": True,
+    # scroll bars over the page, as on a phone (not a desktop's 12 px taken off its width)
+    "ui.useOverlayScrollbars": 1,
 }
 #: Firefox's toolbars keep its window at least 500 px wide: without them (and their
 #: minimum width) the page gets the whole window, a phone's 360 px.
@@ -350,6 +358,32 @@ def test_the_page_shows_the_table_and_follows_it_live(phone: Phone) -> None:
         server.stop()
 
 
+def test_the_page_reconnects_after_the_server_restarts(phone: Phone) -> None:
+    """Issue 21 in Firefox and Safari's engine (each has its own EventSource): the server
+    goes away while the table plays on; the page says it lost the connection, reconnects
+    by itself, and shows the table as it is now (its last event id the table's)."""
+    board = SnapshotBoard(snapshot_of(1))
+    server, url = serve(board, "back2345")
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    phone.open(url + "?code=back2345")
+    phone.wait_for_actions(1)
+    server.stop()
+    phone.wait_for("#offline:not([hidden])")
+    assert phone.visible("#offline")
+    phone.shot("offline")
+    board.publish(snapshot_of(2))  # the table went on while the page was away
+    board.publish(snapshot_of(3))
+    again = WebServer(board, "back2345", port=port, bind="127.0.0.1")
+    again.start()
+    try:
+        assert again.ready.wait(10) and again.failure is None
+        phone.wait_for_actions(3)
+        assert not phone.visible("#offline")
+        assert phone.run("return document.body.dataset.eventId") == "3"
+    finally:
+        again.stop()
+
+
 def slot_ranks(phone: Phone, selector: str) -> list[str]:
     """Each slot's known rank ('' when the hints leave more than one)."""
     found = phone.run(
@@ -419,6 +453,8 @@ def test_the_history_draws_its_charts(phone: Phone, tmp_path: Path) -> None:
             inked = int(phone.run(INKED, chart))
             assert inked > 500, (phone.name, chart, inked)  # a line or bars drawn
         assert phone.width() <= PHONE["width"]
+        # a page longer than the screen still has all of its width (as on a phone)
+        assert phone.run("return document.documentElement.clientWidth") == PHONE["width"]
         phone.shot("history")
 
         phone.click("#games .game-row:not(.unfinished)")
