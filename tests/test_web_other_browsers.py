@@ -34,7 +34,7 @@ from needs import need_tool, unavailable
 from test_web_browser import PHONE, free_port, snapshot_of
 
 from companion.web.server import WebServer
-from companion.web.snapshot import SnapshotBoard
+from companion.web.snapshot import SnapshotBoard, build_snapshot
 
 pytestmark = pytest.mark.filterwarnings(
     # the browsers' clients use old APIs of their own (mozinfo, mozrunner, selenium)
@@ -467,3 +467,31 @@ def test_the_history_draws_its_charts(phone: Phone, tmp_path: Path) -> None:
         server.stop()
         source.close()
         storage.close()
+
+
+@pytest.mark.parametrize(("state", "lang"), [("hand_memory_final_round", "de"), ("end_five", "fr")])
+def test_the_busiest_tables_fit_a_phone(phone: Phone, state: str, lang: str) -> None:
+    """Issue 21 in Firefox and Safari's engine: five long names, six suits, the final
+    round, a long discard pile, the end with its rating, in German and French (their long
+    words break lines differently in each engine): every tab fits 360 px."""
+    from screen_states import STATES
+
+    controller = STATES[state](lang)
+    assert controller.game is not None
+    code = "busy2345"
+    server, url = serve(SnapshotBoard(build_snapshot(controller, game_key="1")), code)
+    try:
+        phone.open(url + f"?code={code}")
+        phone.wait_for_actions(len(controller.game.actions))
+        assert phone.run("return document.documentElement.lang") == lang
+        for view in ("table", "mine", "hands"):
+            phone.click(f"button[data-view={view}]")
+            if view == "mine" and phone.visible("#seat-picker"):
+                phone.click("#seat-buttons button:nth-child(1)")
+            assert phone.width() <= PHONE["width"], (phone.name, view, phone.width())
+            phone.shot(f"{state}-{lang}-{view}")
+        if controller.game.is_over:
+            phone.click("button[data-view=table]")
+            assert phone.visible("#result")
+    finally:
+        server.stop()
