@@ -15,8 +15,11 @@ each with a fresh id, built from the table as it is (``/snapshot.json``) and the
 real table would hold: the benchmark deals every stored game a real shuffled deck (seeded
 by the run and the game) and follows the stored actions on it (``SimulatedTable``), so a
 legal play or discard names a card that is really in that hand, at its slot. About a
-third are illegal on purpose: an old position, a hint to oneself, a slot beyond the hand,
-a card the rules refuse there, another game, a malformed body. Phones race for every turn.
+third are illegal on purpose: an old position (an action or an undo), a hint to oneself,
+a slot beyond the hand, a card the rules refuse there, another game, a malformed body.
+Each phone mostly acts for its own player's turns, and now and then races the others for
+one (exactly one may win it). No undo is confirmed: an undo takes back an action a phone
+was told is stored, which this count of stored actions cannot tell from a loss.
 A response is dropped at random (the connection closed right after sending, or a client
 timeout of a few milliseconds) and the same request is sent again later, with the same id;
 a few are never sent again (a phone put away). ``--kills`` times, at a random moment,
@@ -33,9 +36,10 @@ At the end the database is read (read-only) and held against what the phones wer
 - *stored, unconfirmed*: stored, but its every answer was dropped and never asked again
   (not a loss: the table has it, the phone was put away);
 - *illegal accepted*: a request the rules refuse at its position, confirmed (goal 0);
-- *answered differently*: a retry answered ``ok`` where the first answer was a refusal or
-  the other way round, or ``ok`` with another text or count (goal 0);
-- *shown before stored*: a snapshot counting more actions than the database holds (goal 0).
+- *answered differently*: a retry answered otherwise than the first time: ``ok`` where it
+  was refused or the other way round, other words, or (``ok``) another count (goal 0);
+- *shown before stored*: a snapshot counting more actions than the database holds (goal 0);
+- *set aside*: files the companion moved aside at a start as damaged (goal 0).
 
 Exits 1 if any of those goals is missed. Figures are printed, never asserted on time
 (``tests/test_phone_faults.py`` runs a small version as a test).
@@ -53,6 +57,7 @@ import secrets
 import signal
 import socket
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -76,7 +81,15 @@ from engine.table import SimulatedTable  # noqa: E402
 
 #: Kinds of request, by what the benchmark expects of them.
 LEGAL = "legal"
-ILLEGAL_KINDS = ("stale", "self_hint", "beyond_hand", "wrong_card", "other_game", "malformed")
+ILLEGAL_KINDS = (
+    "stale",
+    "stale_undo",
+    "self_hint",
+    "beyond_hand",
+    "wrong_card",
+    "other_game",
+    "malformed",
+)
 #: Share of requests made illegal on purpose.
 ILLEGAL_SHARE = 0.3
 #: Chance that a phone acts on a turn not its own (its player's seat, modulo the phones):
@@ -189,7 +202,8 @@ class Companion:
         self.process: subprocess.Popen[str] | None = None
         self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()
         self.code = ""
-        self.starts = 0
+        #: Spawn to serving, each start.
+        self.start_seconds: list[float] = []
 
     def start(self) -> None:
         self.lines = queue.SimpleQueue()
@@ -219,9 +233,10 @@ class Companion:
             lines.put("")
 
         threading.Thread(target=read, daemon=True).start()
+        began = time.monotonic()
         line = self.expect("ready", 120)
+        self.start_seconds.append(time.monotonic() - began)
         self.code = line.split()[1]
-        self.starts += 1
 
     def expect(self, word: str, timeout: float) -> str:
         deadline = time.monotonic() + timeout
@@ -619,6 +634,8 @@ class Phone:
             return kind, game_key, position, legal
         if kind == "stale" and position > 0:
             return kind, game_key, position - 1, legal
+        if kind == "stale_undo":  # an undo made on a position gone (or with nothing to undo)
+            return kind, game_key, max(0, position - 1), {"action": "undo"}
         if kind == "other_game":
             return kind, str(10_000 + rng.randrange(1000)), position, legal
         if kind == "self_hint":
@@ -692,6 +709,7 @@ class Figures:
     phones: int
     games: int
     games_with_memory: int
+    start_seconds: list[float]
 
     @property
     def failed(self) -> bool:
@@ -702,6 +720,7 @@ class Figures:
             "answered_differently",
             "stored_without_request",
             "shown_before_stored",
+            "set_aside",
         )
         return any(self.counts[name] for name in goals)
 
@@ -710,20 +729,22 @@ class Figures:
         per_second = c["act_requests"] / self.seconds if self.seconds else 0.0
         return [
             f"phones {self.phones}, games {self.games} ({self.games_with_memory} with hand"
-            f" memory), kill -9 of the companion {self.kills}, {self.seconds:.0f} s",
+            f" memory), kill -9 of the companion {self.kills}, {self.seconds:.0f} s (a start"
+            f" to serving: median {statistics.median(self.start_seconds):.2f} s)",
             f"actions sent {c['sent']} ({c['legal']} built legal, {c['illegal']} illegal on"
             f" purpose); requests {c['act_requests']} ({per_second:.1f} per second),"
             f" retries {c['retries']}",
             f"responses dropped by the phone {c['dropped']}, companion down {c['down']},"
             f" 503 {c['answered_503']}, never sent again {c['abandoned']}",
-            f"confirmed {c['confirmed']}, refused {c['refused']} (409 {c['refused_409']},"
-            f" 400 {c['refused_400']}, other {c['refused_other']})",
+            f"confirmed {c['confirmed']}, refused {c['refused']} ({c['refused_illegal']} illegal,"
+            f" {c['refused_legal']} legal but a race lost or the table moved on; 409"
+            f" {c['refused_409']}, 400 {c['refused_400']}, other {c['refused_other']})",
             f"stored {c['stored']} = confirmed and stored {c['confirmed_stored']}"
             f" + stored, unconfirmed {c['stored_unconfirmed']}",
             f"lost {c['lost']}, duplicates {c['duplicates']}, illegal accepted"
             f" {c['illegal_accepted']}, answered differently {c['answered_differently']},"
             f" stored without a request {c['stored_without_request']}, shown before stored"
-            f" {c['shown_before_stored']}",
+            f" {c['shown_before_stored']}, files set aside {c['set_aside']}",
         ]
 
 
@@ -756,12 +777,21 @@ def verdict(run: Run, data_dir: Path) -> Counter[str]:
             counts["abandoned"] += 1
         oks = [data for status, data in request.answers if status == 200 and data.get("ok")]
         refusals = [(status, data) for status, data in request.answers if not data.get("ok")]
-        if oks and refusals:
-            counts["answered_differently"] += 1
-        if len({json.dumps(data, sort_keys=True) for data in oks}) > 1:
+        # a retry is answered as the first time: the same ok, words (and count, if ok)
+        said = {
+            (
+                status,
+                bool(data.get("ok")),
+                data.get("text"),
+                data.get("actions") if data.get("ok") else None,
+            )
+            for status, data in request.answers
+        }
+        if len(said) > 1:
             counts["answered_differently"] += 1
         if refusals and not oks:
             counts["refused"] += 1
+            counts["refused_legal" if request.kind == LEGAL else "refused_illegal"] += 1
             status = refusals[0][0]
             counts[f"refused_{status}" if status in (409, 400) else "refused_other"] += 1
         receipt = receipts.get(request.id)
@@ -876,8 +906,9 @@ def run_benchmark(
         for name in ("act_requests", "retries", "dropped", "down", "answered_503", "gave_up"):
             counts[name] = run.counts[name]
         counts["shown_before_stored"] += run.counts["shown_before_stored"]
+        counts["set_aside"] = len(list(data.glob("games.db.*")))
         games, with_memory = stored_games(data)
-    return Figures(run, counts, seconds, done, phones, games, with_memory)
+    return Figures(run, counts, seconds, done, phones, games, with_memory, companion.start_seconds)
 
 
 def main() -> int:
