@@ -92,9 +92,9 @@ ILLEGAL_KINDS = (
 )
 #: Share of requests made illegal on purpose.
 ILLEGAL_SHARE = 0.3
-#: Chance that a phone acts on a turn not its own (its player's seat, modulo the phones):
-#: phones racing for the same turn; exactly one may win it.
-RACE_SHARE = 0.3
+#: Chance that a phone tries for a turn not its own (its player's seat, modulo the
+#: phones): phones racing for the same turn; exactly one may win it.
+RACE_SHARE = 0.15
 #: Share of sends whose response the phone drops (half closed at once, half timed out).
 DROP_SHARE = 0.2
 #: Share of dropped requests never sent again (the phone was put away).
@@ -103,6 +103,8 @@ ABANDON_SHARE = 0.05
 MAX_TRIES = 400
 #: The phones' names (a table has at most five players; more phones get numbers).
 PHONE_NAMES = tuple(["Ann", "Bo", "Cy", "Di", "Ed"] + [f"Phone {n}" for n in range(6, 100)])
+#: A run that sends nothing for this long has failed (no game started, no answer).
+STALLED_SECONDS = 90.0
 #: A final answer: anything but 503 (retry with the same id) and 429.
 RETRY_STATUSES = (503, 429)
 
@@ -202,27 +204,30 @@ class Companion:
         self.process: subprocess.Popen[str] | None = None
         self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()
         self.code = ""
+        #: Where the companion's log goes (next to the data directory).
+        self.log = data_dir.parent / f"{data_dir.name}-companion.log"
         #: Spawn to serving, each start.
         self.start_seconds: list[float] = []
 
     def start(self) -> None:
         self.lines = queue.SimpleQueue()
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                __file__,
-                "--companion",
-                str(self.data_dir),
-                str(self.port),
-                self.memory,
-                str(self.seed),
-            ],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            cwd=REPO,
-        )
+        with self.log.open("a") as log:
+            process = subprocess.Popen(
+                [
+                    sys.executable,
+                    __file__,
+                    "--companion",
+                    str(self.data_dir),
+                    str(self.port),
+                    self.memory,
+                    str(self.seed),
+                ],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                text=True,
+                cwd=REPO,
+            )
         self.process = process
         lines = self.lines
 
@@ -248,7 +253,15 @@ class Companion:
             if line.startswith(word):
                 return line
             if not line or line.startswith("failed"):
-                raise RuntimeError(f"the companion stopped: {line or 'no answer'}")
+                raise RuntimeError(f"the companion stopped: {line or 'no answer'}{self.said()}")
+
+    def said(self) -> str:
+        """The end of the companion's log, to quote in a failure."""
+        try:
+            lines = self.log.read_text(errors="replace").splitlines()[-15:]
+        except OSError:
+            return ""
+        return "".join(f"\n  {line}" for line in lines)
 
     def tell(self, command: str) -> None:
         assert self.process is not None and self.process.stdin is not None
@@ -263,6 +276,9 @@ class Companion:
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=30)
+        if self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
 
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
@@ -455,6 +471,10 @@ class Run:
     ledger: dict[str, Request] = field(default_factory=dict)
     counts: Counter[str] = field(default_factory=Counter)
     no_more: threading.Event = field(default_factory=threading.Event)
+    #: The run is over (it failed): the phones stop at once.
+    stopped: threading.Event = field(default_factory=threading.Event)
+    companion: Companion | None = None
+    _progress: tuple[int, float] = (-1, 0.0)
     draining: threading.Event = field(default_factory=threading.Event)
 
     def reserve(self) -> bool:
@@ -465,6 +485,16 @@ class Run:
                 return False
             self.counts["sent"] += 1
             return True
+
+    def check_progress(self) -> None:
+        """Raise if no action could be sent for :data:`STALLED_SECONDS` (no game starts,
+        the companion stopped answering): a stuck run says so instead of hanging."""
+        sent, now = self.counts["sent"], time.monotonic()
+        if sent != self._progress[0]:
+            self._progress = (sent, now)
+        elif now - self._progress[1] > STALLED_SECONDS:
+            said = self.companion.said() if self.companion is not None else ""
+            raise RuntimeError(f"no action sent for {STALLED_SECONDS:.0f} s at {sent}{said}")
 
     def count(self, name: str, by: int = 1) -> None:
         with self.lock:
@@ -481,6 +511,11 @@ class Phone:
         self.rng = random.Random(f"{run.seed}-phone-{number}")
         self.pending: list[tuple[float, Request]] = []
         self.tables: dict[str, TableCards] = {}
+        #: The count of actions each game had at the last answer (the page looks at the
+        #: table from there on, not at an older snapshot).
+        self.told: dict[str, int] = {}
+        #: The turn this phone last decided to race for, or not.
+        self.race: tuple[tuple[str, int], bool] = (("", -1), False)
         self.thread = threading.Thread(target=self.loop, name=f"phone-{number}", daemon=True)
 
     def headers(self, post: bool) -> dict[str, str]:
@@ -492,7 +527,7 @@ class Phone:
 
     def loop(self) -> None:
         run = self.run
-        while True:
+        while not run.stopped.is_set():
             now = time.monotonic()
             due = [item for item in self.pending if item[0] <= now]
             if due:
@@ -545,6 +580,8 @@ class Phone:
             self.later(request)
             return
         request.answers.append((status, data))
+        if isinstance(data.get("actions"), int):
+            self.told = {request.game: max(data["actions"], self.told.get(request.game, 0))}
 
     def later(self, request: Request) -> None:
         if request.tries >= MAX_TRIES:
@@ -555,6 +592,12 @@ class Phone:
         self.pending.append((time.monotonic() + delay, request))
 
     # -- making requests ---------------------------------------------------------
+
+    def races(self, game: str, position: int) -> bool:
+        """Whether this phone tries for a turn not its own (decided once per turn)."""
+        if self.race[0] != (game, position):
+            self.race = ((game, position), self.rng.random() < RACE_SHARE)
+        return self.race[1]
 
     def snapshot(self) -> dict[str, Any] | None:
         try:
@@ -569,8 +612,10 @@ class Phone:
         if snapshot is None or not snapshot.get("playing") or snapshot.get("over"):
             return None
         game, position = str(snapshot.get("game", "")), int(snapshot.get("actions", 0))
+        if position < self.told.get(game, 0):
+            return None  # the table is further on than this snapshot says: look again
         current = int(snapshot.get("current", -1))
-        if current % run.phones != self.number - 1 and rng.random() > RACE_SHARE:
+        if current % run.phones != self.number - 1 and not self.races(game, position):
             return None  # mostly the phone of the player whose turn it is acts
         stored = stored_game(run.data_dir, game)
         if stored is None:
@@ -580,6 +625,8 @@ class Phone:
         if len(lines) < position:
             run.count("shown_before_stored")
             return None
+        if len(lines) > position:
+            run.count("snapshot_behind")
         cards = self.tables.get(game)
         if cards is None:
             setup = parse_log(header).setup
@@ -879,6 +926,7 @@ def run_benchmark(
         companion.start()
         try:
             run = Run(port, data, companion.code, actions, seed, phones)
+            run.companion = companion
             tokens = pair(run, companion, phones)
             started = time.monotonic()
             crew = [Phone(run, number + 1, token) for number, token in enumerate(tokens)]
@@ -888,18 +936,21 @@ def run_benchmark(
             done = 0
             for moment in moments:
                 while run.counts["sent"] < moment and not run.no_more.is_set():
+                    run.check_progress()
                     time.sleep(0.005)
                 time.sleep(rng.uniform(0, 0.08))  # mid-request, mid-write, or idle
                 companion.kill()
                 done += 1
                 time.sleep(rng.uniform(0, 0.4))  # the phones find it gone
                 companion.start()
-            run.no_more.wait()
+            while not run.no_more.wait(0.5):
+                run.check_progress()
             run.draining.set()  # what is still unanswered is asked again, undropped
             for phone in crew:
                 phone.thread.join()
             seconds = time.monotonic() - started
         finally:
+            run.stopped.set()
             companion.stop()
         counts = verdict(run, data)
         counts["sent"] = run.counts["sent"]
