@@ -30,7 +30,8 @@ At the end the database is read (read-only) and held against what the phones wer
 
 - *confirmed*: requests answered ``ok`` (200) to a phone; *stored*: actions in the
   database, each with the receipt of the request that made it (``phone_requests``);
-- *lost*: confirmed, but the action is not stored where its answer said (goal 0);
+- *lost*: confirmed, but not stored where its answer said, as the action sent, right
+  after the position it named (goal 0);
 - *duplicates*: one request recorded more than once, or one stored action claimed by two
   confirmed requests, or a request confirmed at two positions (goal 0);
 - *stored, unconfirmed*: stored, but its every answer was dropped and never asked again
