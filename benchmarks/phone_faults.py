@@ -8,7 +8,8 @@ The companion runs in a child process of its own (``--companion``, below): the r
 the real page for phones (``WebLink``, aiohttp), as ``hanabi-companion run --web`` has
 them; what it adds is the table's hands at the panel: it opens the Phones page once, so
 that the phones can pair (its code is printed on stdout), and starts a new game (2 to 5
-players, hand memory on and off in turn) whenever one ends.
+players, hand memory on and off in turn, timed display every third game) whenever one
+ends.
 
 Then ``--phones`` paired phones (threads, raw HTTP over sockets) send ``--actions`` actions,
 each with a fresh id, built from the table as it is (``/snapshot.json``) and the cards a
@@ -106,7 +107,7 @@ MAX_TRIES = 400
 PHONE_NAMES = tuple(["Ann", "Bo", "Cy", "Di", "Ed"] + [f"Phone {n}" for n in range(6, 100)])
 #: A run that sends nothing for this long has failed (no game started, no answer).
 STALLED_SECONDS = 90.0
-#: A final answer: anything but 503 (retry with the same id) and 429.
+#: Answers that are not final: the phone sends the request again, with the same id.
 RETRY_STATUSES = (503, 429)
 
 
@@ -169,7 +170,7 @@ def companion_main(data_dir: Path, port: int, memory: str, seed: int) -> int:
                     app.dispatch(Press(Key.MENU))
                     app.dispatch(Select("phones"))
                     app.step()
-                    say(f"pairing {getattr(app.controller, 'pairing_code', '')}")
+                    say(f"pairing {app.controller.pairing_code}")
                 elif command == "back" and app.controller.screen is Screen.PHONES:
                     app.dispatch(Press(Key.BACK))
             shown = app.controller
