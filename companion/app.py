@@ -238,6 +238,7 @@ class App:
         self.web: WebLink | None = None
         try:  # the phones paired with the table (a damaged table of them: none, said once)
             controller.paired = storage.paired_phones()
+            storage.forget_phone_answers()
         except StorageError as error:
             log.warning("%s: no phone can enter actions until they are paired again", error)
         pygame.key.set_repeat()  # no key repeat: a held key is one action
@@ -415,10 +416,12 @@ class App:
         """A phone's request sent again (its answer was lost on the Wi-Fi) is answered as
         the first time, from the database, and does nothing more; so is one made on
         another game than the one in play. Returns whether it was answered."""
-        if move.preview_only:
-            return False
+        if move.token_hash not in self.controller.paired:
+            return False  # the controller refuses an unpaired phone, whatever it asks
+        kept = None
         try:
-            kept = self.storage.phone_answer(move.request_id)
+            if not move.preview_only:
+                kept = self.storage.phone_answer(move.request_id)
         except StorageError as error:
             log.warning("%s", error)
             refusal = storage_refusal(error, self.storage.path.parent)
@@ -427,10 +430,10 @@ class App:
         if kept is not None:
             move.reply(Answer.from_json(*kept))
             return True
-        game_key = "" if self.game_id is None else str(self.game_id)
-        if self.controller.game is not None and move.game != game_key:
+        game = self.controller.game
+        if game is not None and move.game != ("" if self.game_id is None else str(self.game_id)):
             words = i18n.tr(self.controller.language, "phone_new_game")
-            move.reply(Answer(False, 409, words, len(self.controller.game.actions)))
+            move.reply(Answer(False, 409, words, len(game.actions)))
             return True
         return False
 

@@ -42,7 +42,7 @@ import threading
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
@@ -107,6 +107,9 @@ BUSY_TIMEOUT_MS: Final = 5000
 
 LEDGER_NAME: Final = "games.ledger"
 """The small file beside the database that remembers what it held (:class:`Ledger`)."""
+
+PHONE_ANSWERS_KEPT: Final = timedelta(days=1)
+"""How long the answer to a phone's request is kept for a retry of it."""
 
 LOCK_NAME: Final = "companion.lock"
 """The file in the data directory a running companion holds locked (``flock``)."""
@@ -1220,6 +1223,15 @@ class Storage:
         except ValueError:
             data = None
         return int(row[0]), data if isinstance(data, dict) else {}
+
+    def forget_phone_answers(self, older_than: timedelta = PHONE_ANSWERS_KEPT) -> int:
+        """Forget the answers to requests older than ``older_than`` (a phone retries within
+        seconds; a request older than a day is refused anyway, its position long left).
+        Returns how many were forgotten."""
+        limit = (_as_utc(self._now()) - older_than).strftime("%Y-%m-%dT%H:%M:%SZ")
+        with self._transaction("forget old answers to phones", write=True) as db:
+            cursor = db.execute("DELETE FROM phone_requests WHERE at < ?", (limit,))
+        return cursor.rowcount
 
     def keep_phone_answer(self, receipt: PhoneReceipt) -> None:
         """Remember the answer to a request that changed nothing (a refusal), so that a

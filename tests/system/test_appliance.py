@@ -199,6 +199,49 @@ def test_a_phone_sees_the_vms_game_change_after_a_key(appliance: Appliance) -> N
             browser.close()
 
 
+def test_a_phone_asks_to_pair_and_act_on_the_vms_service(appliance: Appliance) -> None:
+    """Issue 22 on the target: through QEMU's port forward, the service's page refuses an
+    action from an unpaired phone (401) and a pairing while the panel's Phones page is
+    closed (403); opened with keys on the VM, the page takes pairing tries (a wrong code:
+    403, in its own words), and nothing is recorded."""
+    import http.client
+
+    machine = appliance.machine
+    machine.bring_up_network()
+    journal = machine.run("journalctl", "-b", "-u", SERVICE, "-o", "cat", "--no-pager").stdout
+    code = re.findall(r"^phones: http://\S+[?&]code=([^&\s]+)$", journal, re.MULTILINE)
+    assert code, journal[-2000:]
+    before = len(actions_of(appliance.export()))
+
+    def post(path: str, body: dict[str, object], token: str = "") -> tuple[int, str]:
+        connection = http.client.HTTPConnection("127.0.0.1", machine.web_port, timeout=60)
+        try:
+            headers = {"Content-Type": "application/json", "Cookie": f"table={code[-1]}"}
+            if token:
+                headers["X-Phone-Token"] = token
+            connection.request("POST", path, body=json.dumps(body), headers=headers)
+            answer = connection.getresponse()
+            return answer.status, json.loads(answer.read())["text"]
+        finally:
+            connection.close()
+
+    action = {"id": "vm-phone-000000001", "game": "1", "position": 0, "action": {"action": "undo"}}
+    status, text = post("/api/act", action, token="not-a-paired-phone")
+    assert status == 401 and "pair it again" in text
+    closed = post("/api/pair", {"code": "000000", "name": "Ann"})
+    assert closed[0] == 403 and "Open the Phones page" in closed[1]
+    machine.send_keys("m", "up", "ret")  # the menu's last row: Phones
+    deadline = time.monotonic() + 60
+    while True:
+        status, text = post("/api/pair", {"code": "000000", "name": "Ann"})
+        if "Open the Phones page" not in text or time.monotonic() > deadline:
+            break
+        time.sleep(3)  # five tries a minute from one address: the fourth must be the one
+    machine.send_keys("esc")
+    assert status == 403 and text == "That is not the code the companion shows."
+    assert len(actions_of(appliance.export())) == before
+
+
 def test_no_restart_and_no_error_after_30_seconds(appliance: Appliance) -> None:
     """NRestarts stays 0 for 30 s after READY, and the journal has no error."""
     while True:
