@@ -41,7 +41,9 @@ At the end the database is read (read-only) and held against what the phones wer
 - *answered differently*: a retry answered otherwise than the first time: ``ok`` where it
   was refused or the other way round, other words, or (``ok``) another count (goal 0);
 - *shown before stored*: a snapshot counting more actions than the database holds (goal 0);
-- *set aside*: files the companion moved aside at a start as damaged (goal 0).
+- *set aside*: files the companion moved aside at a start as damaged (goal 0);
+- *games that do not replay*: stored games the storage cannot load and the rules
+  engine cannot replay (goal 0).
 
 Exits 1 if any of those goals is missed. Figures are printed, never asserted on time
 (``tests/test_phone_faults.py`` runs a small version as a test).
@@ -770,6 +772,7 @@ class Figures:
             "stored_without_request",
             "shown_before_stored",
             "set_aside",
+            "not_replayed",
         )
         return any(self.counts[name] for name in goals)
 
@@ -793,7 +796,8 @@ class Figures:
             f"lost {c['lost']}, duplicates {c['duplicates']}, illegal accepted"
             f" {c['illegal_accepted']}, answered differently {c['answered_differently']},"
             f" stored without a request {c['stored_without_request']}, shown before stored"
-            f" {c['shown_before_stored']}, files set aside {c['set_aside']}",
+            f" {c['shown_before_stored']}, files set aside {c['set_aside']}, games that do"
+            f" not replay {c['not_replayed']}",
         ]
 
 
@@ -887,12 +891,27 @@ def verdict(run: Run, data_dir: Path) -> Counter[str]:
     return counts
 
 
-def stored_games(data_dir: Path) -> tuple[int, int]:
-    """(games, games with hand memory) in the database."""
-    path = data_dir / "games.db"
-    with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
-        headers = [json.loads(header) for (header,) in db.execute("SELECT header FROM games")]
-    return len(headers), sum(1 for header in headers if header.get("hand_memory"))
+def stored_games(data_dir: Path) -> tuple[int, int, int]:
+    """(games, games with hand memory, games that do not load and replay) in the database,
+    read as the history reads it (the storage's read-only handle: the lines, their chain,
+    the rules)."""
+    from companion.storage import Storage, StorageError
+
+    storage = Storage.open_existing(data_dir)
+    if storage is None:
+        return 0, 0, 0
+    games = with_memory = broken = 0
+    with storage:
+        for row in storage.history():
+            games += 1
+            try:
+                stored = storage.load(row.id)
+                stored.replay()
+            except (StorageError, IllegalAction, ValueError):
+                broken += 1
+                continue
+            with_memory += stored.setup.options.hand_memory
+    return games, with_memory, broken
 
 
 def free_port() -> int:
@@ -960,7 +979,7 @@ def run_benchmark(
             counts[name] = run.counts[name]
         counts["shown_before_stored"] += run.counts["shown_before_stored"]
         counts["set_aside"] = len(list(data.glob("games.db.*")))
-        games, with_memory = stored_games(data)
+        games, with_memory, counts["not_replayed"] = stored_games(data)
     return Figures(run, counts, seconds, done, phones, games, with_memory, companion.start_seconds)
 
 

@@ -44,7 +44,8 @@ def small_run(bench: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> tu
 def test_every_action_confirmed_to_a_phone_is_stored_once_through_a_kill_and_retries(small_run):
     """Actions confirmed to a phone = actions stored (plus those stored whose every answer
     was dropped): 0 lost, 0 duplicates, no illegal action accepted, a retry answered as
-    the first time, nothing shown before it was stored, no file set aside as damaged."""
+    the first time, nothing shown before it was stored, no file set aside as damaged,
+    every stored game replays."""
     figures, _ = small_run
     counts = figures.counts
     assert figures.kills == 1
@@ -61,6 +62,7 @@ def test_every_action_confirmed_to_a_phone_is_stored_once_through_a_kill_and_ret
         "stored_without_request",
         "shown_before_stored",
         "set_aside",
+        "not_replayed",
     ):
         assert counts[goal] == 0, (goal, figures.lines())
     assert not figures.failed
