@@ -409,23 +409,31 @@ class TableCards:
                 hand.append(table.draw_pile.pop())
 
 
+class Unreadable(Exception):
+    """The database could not be read just now (the companion restarting): look again."""
+
+
 def stored_game(data_dir: Path, game: str) -> tuple[str, list[str]] | None:
-    """A stored game's header and action lines, read-only, whatever the companion does."""
+    """A stored game's header and action lines, read-only, whatever the companion does;
+    None when there is no such game. :class:`Unreadable` if SQLite says busy."""
     path = data_dir / "games.db"
     if not game.isdigit() or not path.exists():
         return None
-    with contextlib.closing(
-        sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=10)
-    ) as db:
-        row = db.execute("SELECT header FROM games WHERE id = ?", (int(game),)).fetchone()
-        if row is None:
-            return None
-        lines = [
-            line
-            for (line,) in db.execute(
-                "SELECT line FROM actions WHERE game_id = ? ORDER BY seq", (int(game),)
-            )
-        ]
+    try:
+        with contextlib.closing(
+            sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=10)
+        ) as db:
+            row = db.execute("SELECT header FROM games WHERE id = ?", (int(game),)).fetchone()
+            if row is None:
+                return None
+            lines = [
+                line
+                for (line,) in db.execute(
+                    "SELECT line FROM actions WHERE game_id = ? ORDER BY seq", (int(game),)
+                )
+            ]
+    except sqlite3.OperationalError as error:
+        raise Unreadable(str(error)) from None
     return row[0], lines
 
 
@@ -478,6 +486,8 @@ class Run:
     #: The run is over (it failed): the phones stop at once.
     stopped: threading.Event = field(default_factory=threading.Event)
     companion: Companion | None = None
+    #: What went wrong in a phone's thread (the run stops).
+    failure: str = ""
     _progress: tuple[int, float] = (-1, 0.0)
     draining: threading.Event = field(default_factory=threading.Event)
 
@@ -493,6 +503,8 @@ class Run:
     def check_progress(self) -> None:
         """Raise if no action could be sent for :data:`STALLED_SECONDS` (no game starts,
         the companion stopped answering): a stuck run says so instead of hanging."""
+        if self.failure:
+            raise RuntimeError(self.failure)
         sent, now = self.counts["sent"], time.monotonic()
         if sent != self._progress[0]:
             self._progress = (sent, now)
@@ -530,6 +542,13 @@ class Phone:
         return out
 
     def loop(self) -> None:
+        try:
+            self.act()
+        except Exception as error:  # a bug of the benchmark's: the run stops and says it
+            self.run.failure = f"phone {self.number}: {type(error).__name__}: {error}"
+            self.run.stopped.set()
+
+    def act(self) -> None:
         run = self.run
         while not run.stopped.is_set():
             now = time.monotonic()
@@ -621,7 +640,11 @@ class Phone:
         current = int(snapshot.get("current", -1))
         if current % run.phones != self.number - 1 and not self.races(game, position):
             return None  # mostly the phone of the player whose turn it is acts
-        stored = stored_game(run.data_dir, game)
+        try:
+            stored = stored_game(run.data_dir, game)
+        except Unreadable:
+            run.count("database_busy")
+            return None
         if stored is None:
             run.count("shown_before_stored")
             return None
@@ -969,6 +992,8 @@ def run_benchmark(
             run.draining.set()  # what is still unanswered is asked again, undropped
             for phone in crew:
                 phone.thread.join()
+            if run.failure:  # a phone that failed while the others drained
+                raise RuntimeError(run.failure)
             seconds = time.monotonic() - started
         finally:
             run.stopped.set()
