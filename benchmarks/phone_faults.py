@@ -381,7 +381,6 @@ class TableCards:
     def __init__(self, setup: GameSetup, seed: str, rng: random.Random) -> None:
         self.table = SimulatedTable(setup, random.Random(seed), skill=0.7)
         self.table.rng = rng  # the deal is the run's; the choices this phone's
-        self.broken = False
 
     @property
     def game(self) -> Any:
@@ -400,10 +399,8 @@ class TableCards:
                 index = len(hand) - action.slot
             elif action.card in hand:
                 index = hand.index(action.card)
-            else:
+            else:  # a card not in that hand was accepted ("illegal accepted" says so)
                 index = len(hand) - 1
-            if hand[index] != action.card:
-                self.broken = True  # a card not in that hand was accepted
             hand.pop(index)
             if table.game.position.hands[player] > len(hand) and table.draw_pile:
                 hand.append(table.draw_pile.pop())
@@ -442,7 +439,8 @@ def stored_game(data_dir: Path, game: str) -> tuple[str, list[str]] | None:
 
 @dataclass
 class Request:
-    """One action a phone confirmed, with every answer it got."""
+    """One action sent from a phone (its player pressed OK there), with every answer it
+    got; sent again with the same id until one is final."""
 
     id: str
     phone: int
@@ -482,14 +480,16 @@ class Run:
     lock: threading.Lock = field(default_factory=threading.Lock)
     ledger: dict[str, Request] = field(default_factory=dict)
     counts: Counter[str] = field(default_factory=Counter)
+    #: Every action of the run is sent: the phones only send the unanswered ones again.
     no_more: threading.Event = field(default_factory=threading.Event)
     #: The run is over (it failed): the phones stop at once.
     stopped: threading.Event = field(default_factory=threading.Event)
     companion: Companion | None = None
     #: What went wrong in a phone's thread (the run stops).
     failure: str = ""
-    _progress: tuple[int, float] = (-1, 0.0)
+    #: The kills are over and every action sent: no response is dropped any more.
     draining: threading.Event = field(default_factory=threading.Event)
+    _progress: tuple[int, float] = (-1, 0.0)
 
     def reserve(self) -> bool:
         """Take one of the run's actions; False once all are taken."""
@@ -518,7 +518,8 @@ class Run:
 
 
 class Phone:
-    """A paired phone: a thread that reads the table, confirms actions, retries."""
+    """A paired phone: a thread that reads the table, sends actions, sends again those it
+    got no final answer to."""
 
     def __init__(self, run: Run, number: int, token: str) -> None:
         self.run = run
