@@ -24,12 +24,15 @@ import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pygame
 
 from companion import sdnotify
-from companion.framebuffer import FramebufferError, FramebufferWriter
 from engine.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.framebuffer import FramebufferWriter
 
 log = logging.getLogger("hanabi-companion")
 
@@ -357,6 +360,8 @@ def open_display(
     pygame.display.set_icon(window_icon())
     framebuffer = None
     if spec.startswith("fb:"):
+        from companion.framebuffer import FramebufferError, FramebufferWriter  # fb: only
+
         try:
             framebuffer = FramebufferWriter(spec[3:], sysfs_root=sysfs_root)
         except (FramebufferError, OSError) as error:
