@@ -1,10 +1,12 @@
 """What the companion does before its first frame: start time, CPU time and imports.
 
-    .venv/bin/python benchmarks/start_imports.py [RUNS]
+    .venv/bin/python benchmarks/start_imports.py [RUNS] [--no-web]
 
 Starts its own Xvfb, makes a data directory with a game to resume, then starts
 ``python -m companion.cli run`` RUNS times (default 9) with ``-X importtime``
-and ``$NOTIFY_SOCKET`` set: the app sends ``READY=1`` right after presenting
+and ``$NOTIFY_SOCKET`` set, as the appliance starts: with a configuration file
+that turns the page for phones on (``[web]``, on a free port; ``--no-web``: no
+configuration file, no page): the app sends ``READY=1`` right after presenting
 its first frame, and at that moment this script reads the process's CPU time
 (utime + stime, ``/proc/PID/stat``) and stops it. Prints the median wall time
 (spawn to ``READY=1``), the median CPU time (which a busy machine disturbs far
@@ -30,17 +32,31 @@ import tempfile
 import time
 from pathlib import Path
 
-from app_speed import COMMAND, REPO, Companion, X, game_to_resume, xvfb
+from app_speed import COMMAND, REPO, X, game_to_resume, xvfb
 
 RUNS = 9
 
 
-def run_arguments(data: Path) -> list[str]:
-    """The ``run`` of ``app_speed.py``'s start: the stored game resumed, no GPIO."""
-    return ["--data-dir", str(data), "--size", "480x320", "--gpio", "none"]
+def run_arguments(data: Path, config: Path | None) -> list[str]:
+    """The ``run`` of ``app_speed.py``'s start: the stored game resumed, no GPIO; with
+    ``config`` (the page for phones on), as the appliance runs."""
+    configured = [] if config is None else ["--config", str(config)]
+    return ["--data-dir", str(data), "--size", "480x320", "--gpio", "none", *configured]
 
 
-def start_once(env: dict[str, str], data: Path, scratch: Path) -> tuple[float, float, str]:
+def web_config(folder: Path) -> Path:
+    """A configuration file that turns the page for phones on, on a port free now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    path = folder / "config.toml"
+    path.write_text(f'[web]\nenabled = true\nport = {port}\nbind = "127.0.0.1"\n')
+    return path
+
+
+def start_once(
+    env: dict[str, str], data: Path, config: Path | None, scratch: Path
+) -> tuple[float, float, str]:
     """One start: (wall s to READY=1, CPU s at READY=1, the -X importtime text)."""
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     notify_path = scratch / "notify"
@@ -51,7 +67,7 @@ def start_once(env: dict[str, str], data: Path, scratch: Path) -> tuple[float, f
     with stderr_path.open("wb") as stderr:
         spawned = time.perf_counter()
         process = subprocess.Popen(
-            [sys.executable, "-X", "importtime", *COMMAND[1:], "run", *run_arguments(data)],
+            [sys.executable, "-X", "importtime", *COMMAND[1:], "run", *run_arguments(data, config)],
             env={**env, "NOTIFY_SOCKET": str(notify_path)},
             cwd=REPO,
             stdout=subprocess.DEVNULL,
@@ -90,7 +106,9 @@ def imports_before_first_frame(text: str) -> list[tuple[int, int, str]]:
 
 
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else RUNS
+    arguments = [argument for argument in sys.argv[1:] if argument != "--no-web"]
+    runs = int(arguments[0]) if arguments else RUNS
+    web = "--no-web" not in sys.argv[1:]
     with xvfb() as display_name:
         env = {**os.environ, "DISPLAY": display_name}
         for name in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY", "PYTHONDONTWRITEBYTECODE"):
@@ -104,8 +122,9 @@ def main() -> None:
         x = X(display_name)
         try:
             data = game_to_resume(env, x)
-            Companion(env, data, extra_env={}).stop()  # fills the bytecode cache
-            starts = [start_once(env, data, scratch) for _ in range(runs)]
+            config = web_config(scratch) if web else None
+            start_once(env, data, config, scratch)  # fills the bytecode cache for this start
+            starts = [start_once(env, data, config, scratch) for _ in range(runs)]
         finally:
             x.close()
             shutil.rmtree(pycache, ignore_errors=True)
@@ -114,7 +133,8 @@ def main() -> None:
     load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     walls = [wall for wall, _, _ in starts]
     cpus = [cpu for _, cpu, _ in starts]
-    print(f"start to first frame (spawn -> READY=1), {runs} runs, load average {load}:")
+    page = "with the page for phones" if web else "without the page for phones"
+    print(f"start to first frame (spawn -> READY=1), {page}, {runs} runs, load average {load}:")
     print(f"  wall: median {statistics.median(walls):.3f} s (min {min(walls):.3f} s)")
     print(f"  CPU:  median {statistics.median(cpus):.3f} s (min {min(cpus):.3f} s, 10 ms ticks)")
     rows = imports_before_first_frame(starts[-1][2])

@@ -14,7 +14,9 @@ not share the companion's interpreter:
    snapshot published when phones are on), p50/p99;
 3. idle CPU of the companion's process with 10 phones connected, over 20 s;
 4. resident memory added by the server: VmRSS of a process that has imported the app
-   (pygame) and drawn, before and after the server starts and 10 phones connect;
+   (pygame) and drawn, before and after the server starts and 10 phones connect, and
+   what each step added (asyncio, aiohttp's package, ``aiohttp.web``, our server
+   module, serving, the phones);
 5. the page's weight: every file of the first load, raw and gzipped.
 
 Figures are printed, never asserted. Takes about a minute.
@@ -24,12 +26,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -271,8 +277,9 @@ def idle_cpu(phones_count: int) -> float:
 
 
 RSS_CHILD = """
-import os, sys, time, socket
+import os, sys, time, socket, json
 os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 sys.path.insert(0, {repo!r})
 def rss():
     for line in open("/proc/self/status"):
@@ -288,23 +295,47 @@ controller = Controller(SetupDraft(players=4))
 surface = pygame.Surface((480, 320))
 Renderer((480, 320)).draw(surface, controller)
 board = SnapshotBoard(build_snapshot(controller))
-before = rss()
+stages = [("before", rss())]
+import asyncio
+stages.append(("asyncio (with ssl)", rss()))
+import aiohttp
+stages.append(("aiohttp's package (its client too)", rss()))
+from aiohttp import web
+stages.append(("aiohttp.web", rss()))
 from companion.web.server import WebServer
+stages.append(("companion.web.server", rss()))
 server = WebServer(board, {code!r}, port={port}, bind="127.0.0.1")
 server.start()
 server.ready.wait(10)
+stages.append(("serving", rss()))
 print("listening", flush=True)
 sys.stdin.readline()  # the phones are connected
 time.sleep(1.0)
-print(before, rss(), flush=True)
+stages.append(("10 phones", rss()))
+print(json.dumps(stages), flush=True)
 """
 
 
-def rss_added(phones_count: int) -> tuple[int, int]:
-    """VmRSS (kB) of an app process before the server, and after it serves 10 phones."""
+def rss_added(phones_count: int) -> list[tuple[str, int]]:
+    """VmRSS (kB) of an app process before the server, after each step of starting it
+    (its imports one by one, then serving), and after it serves ``phones_count``.
+
+    With bytecode cached, as an install leaves it (a private ``PYTHONPYCACHEPREFIX``,
+    filled first): compiling our modules from source would grow the heap before the
+    server starts, and the server's imports would then fill that room unseen."""
     port = free_port()
+    pycache = tempfile.mkdtemp(prefix="web-speed-pycache-")
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": pycache, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run(
+        [sys.executable, "-c", "import aiohttp.web, companion.app, companion.web.server"],
+        env={**env, "SDL_VIDEODRIVER": "dummy"},
+        cwd=REPO,
+        check=True,
+    )
     child = subprocess.Popen(
         [sys.executable, "-c", RSS_CHILD.format(repo=str(REPO), code=CODE, port=port)],
+        env=env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -315,11 +346,12 @@ def rss_added(phones_count: int) -> tuple[int, int]:
     phones.all_read(0)
     child.stdin.write("go\n")
     child.stdin.flush()
-    before, after = (int(part) for part in child.stdout.readline().split())
+    stages = [(str(name), int(kb)) for name, kb in json.loads(child.stdout.readline())]
     phones.stop()
     child.kill()
     child.wait()
-    return before, after
+    shutil.rmtree(pycache, ignore_errors=True)
+    return stages
 
 
 def main() -> None:
@@ -350,11 +382,14 @@ def main() -> None:
     cpu = idle_cpu(10)
     print(f"idle CPU, 10 phones connected, {IDLE_SECONDS:.0f} s: {cpu:.3f} % of a core"
           " (goal <= 0.3 %)")  # fmt: skip
-    before, after = rss_added(10)
+    stages = rss_added(10)
+    before, after = stages[0][1], stages[-1][1]
     print(
         f"resident memory: {before / 1024:.1f} MB before the server, {after / 1024:.1f} MB with"
-        f" it and 10 phones: +{(after - before) / 1024:.1f} MB (goal <= 15 MB)"
+        f" it and 10 phones: +{(after - before) / 1024:.1f} MB (goal <= 15 MB); added by:"
     )
+    for (_, previous), (name, kb) in itertools.pairwise(stages):
+        print(f"  {(kb - previous) / 1024:+5.1f} MB  {name}")
 
 
 if __name__ == "__main__":

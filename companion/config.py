@@ -19,7 +19,6 @@ companion.config.ConfigError: config.toml:2: [gpio] hint: 99 is not a BCM pin (0
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -316,6 +315,8 @@ def load_config(path: Path | None = None, *, default_path: Path = DEFAULT_CONFIG
 
 def parse_config(text: str, *, source: str = "<config>", path: Path | None = None) -> Config:
     """Parse and check configuration text. Raises :class:`ConfigError`."""
+    import tomllib  # a desktop without a configuration file starts without it
+
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

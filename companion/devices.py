@@ -89,9 +89,16 @@ def _open_panel(config: Config, emit: Emit, options: DeviceOptions) -> ButtonPan
     )
 
 
-def _tag_map(scanner: ScannerConfig, options: DeviceOptions) -> TagMap:
-    from companion.hardware_cli import default_tag_map_path
+def default_tag_map_path(data_dir: Path | None = None) -> Path:
+    """Where the enrolled deck lives: ``tags.json`` beside the games, in ``data_dir`` or
+    the companion's data directory (``$STATE_DIRECTORY`` under systemd, else
+    ``$XDG_STATE_HOME/hanabi-companion``)."""
+    from companion.storage import default_data_dir
 
+    return (data_dir or default_data_dir()) / "tags.json"
+
+
+def _tag_map(scanner: ScannerConfig, options: DeviceOptions) -> TagMap:
     return TagMap.load(scanner.tag_map or default_tag_map_path(options.data_dir))
 
 
@@ -134,7 +141,6 @@ def _open_keyboard_reader(
 def window_tag_map(config: Config, data_dir: Path | None = None) -> TagMap:
     """The enrolled deck for a USB reader typing into the window (no configuration):
     the first configured reader's, else the default one; unreadable, none (logged)."""
-    from companion.hardware_cli import default_tag_map_path
     from hardware.tagmap import TagMapError
 
     first = config.scanner

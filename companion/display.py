@@ -24,12 +24,15 @@ import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pygame
 
 from companion import sdnotify
-from companion.framebuffer import FramebufferError, FramebufferWriter
 from engine.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.framebuffer import FramebufferWriter
 
 log = logging.getLogger("hanabi-companion")
 
@@ -271,6 +274,40 @@ def _desktop_after_all(display: str) -> str:
             time.sleep(0.25)
 
 
+#: What ``$DBUS_SESSION_BUS_ADDRESS`` says when there is no session bus: an address no
+#: transport accepts, so libdbus gives up at once instead of autolaunching one.
+NO_SESSION_BUS = "disabled:"
+
+
+def session_bus_named(environ: Mapping[str, str]) -> bool:
+    """Whether a D-Bus session bus is there to be found: a desktop session names it in
+    ``$DBUS_SESSION_BUS_ADDRESS``, systemd's user session at ``$XDG_RUNTIME_DIR/bus``.
+
+    >>> session_bus_named({"DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"})
+    True
+    >>> session_bus_named({})  # a system service, an ssh session
+    False
+    """
+    if environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        return True
+    runtime = environ.get("XDG_RUNTIME_DIR")
+    return runtime is not None and runtime != "" and Path(runtime, "bus").exists()
+
+
+def window_icon() -> pygame.Surface:
+    """The window's icon: the five suits' colours on the panel's navy. Set before the
+    window opens, it also spares pygame loading its own default icon from its package
+    data (~6 ms of the start: ``importlib.resources``, ``zipfile``, a BMP read)."""
+    from companion.screens.kit import BACKGROUND, SUIT_RGB
+    from engine.cards import Color
+
+    icon = pygame.Surface((32, 32))
+    icon.fill(BACKGROUND)
+    for color in (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE, Color.WHITE):
+        icon.fill(SUIT_RGB[color], pygame.Rect(2 + color * 6, 4, 4, 24))
+    return icon
+
+
 def open_display(
     spec: str,
     size: tuple[int, int],
@@ -295,6 +332,11 @@ def open_display(
     os.environ.setdefault(
         "SDL_FRAMEBUFFER_ACCELERATION", FRAMEBUFFER_ACCELERATION.get(wanted or "", "0")
     )
+    if not session_bus_named(os.environ):
+        # SDL asks D-Bus for an input method and the screen saver; with no session bus
+        # to find, libdbus forks the whole process to run ``dbus-launch`` (in vain on a
+        # service, and slow: a fork of a process with pygame loaded, at every start).
+        os.environ["DBUS_SESSION_BUS_ADDRESS"] = NO_SESSION_BUS
     try:
         _init_video(wanted, screen_wait)
     except pygame.error as error:
@@ -315,8 +357,11 @@ def open_display(
             "(no desktop session, and no KMS/DRM screen). Set [screen] display in the config"
         )
     pygame.display.set_caption(title)
+    pygame.display.set_icon(window_icon())
     framebuffer = None
     if spec.startswith("fb:"):
+        from companion.framebuffer import FramebufferError, FramebufferWriter  # fb: only
+
         try:
             framebuffer = FramebufferWriter(spec[3:], sysfs_root=sysfs_root)
         except (FramebufferError, OSError) as error:

@@ -38,6 +38,7 @@ from pathlib import Path
 from types import FrameType
 
 from companion.config import ConfigError, ScannerConfig, load_config, reader_labels, reader_names
+from companion.devices import default_tag_map_path
 from engine.cards import Card, CardFormatError
 from engine.errors import reason_in_words
 from engine.options import GameOptions, Multicolor
@@ -63,15 +64,6 @@ MULTICOLOR_MODES = tuple(mode.value for mode in Multicolor)
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
-
-
-def default_tag_map_path(data_dir: Path | None = None) -> Path:
-    """Where the enrolled deck lives: ``tags.json`` beside the games, in ``data_dir`` or
-    the companion's data directory (``$STATE_DIRECTORY`` under systemd, else
-    ``$XDG_STATE_HOME/hanabi-companion``)."""
-    from companion.storage import default_data_dir
-
-    return (data_dir or default_data_dir()) / "tags.json"
 
 
 def deck_cards(multicolor: str = "none") -> list[Card]:

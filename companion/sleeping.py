@@ -16,13 +16,15 @@ byte to. Which descriptors depends on the SDL video driver:
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import os
 import select
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pygame
+
+if TYPE_CHECKING:
+    import ctypes
 
 
 class Sleeper:
@@ -78,21 +80,44 @@ def _drain(fd: int) -> None:
             pass
 
 
+#: Xlib by its soname: SDL's x11 driver has loaded this very library, so it is found
+#: without :func:`ctypes.util.find_library` (which runs ``ldconfig -p``, ~6 ms at start).
+XLIB_SONAME = "libX11.so.6"
+
+
 def _x_connection_fd() -> int | None:
     """The descriptor of SDL's X server connection, or None if it cannot be found."""
+    import ctypes  # the x11 driver only: a console start does not load it
+
     capsule = pygame.display.get_wm_info().get("display")  # pygame-ce: a PyCapsule
-    name = ctypes.util.find_library("X11")
-    if capsule is None or not name:
+    xlib = _xlib()
+    if capsule is None or xlib is None:
         return None
     try:
         get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
         get_pointer.restype = ctypes.c_void_p
         get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
         display = get_pointer(capsule, b"display")
-        xlib = ctypes.CDLL(name)
         xlib.XConnectionNumber.argtypes = [ctypes.c_void_p]
         xlib.XConnectionNumber.restype = ctypes.c_int
         fd = xlib.XConnectionNumber(display)
     except (OSError, AttributeError, ValueError, TypeError):
         return None
     return fd if fd >= 0 else None
+
+
+def _xlib() -> ctypes.CDLL | None:
+    """Xlib, by its soname, else wherever ``ldconfig`` says it is; None if nowhere."""
+    import ctypes
+
+    try:
+        return ctypes.CDLL(XLIB_SONAME)
+    except OSError:
+        pass
+    import ctypes.util
+
+    name = ctypes.util.find_library("X11")
+    try:
+        return ctypes.CDLL(name) if name else None
+    except OSError:
+        return None

@@ -608,14 +608,29 @@ def test_any_body_from_a_paired_phone_gets_one_sentence_and_only_a_legal_one_act
     fuzzed_table, body, path
 ):
     """Rule: bad input gets a clear message and changes nothing: whatever a paired phone
-    sends, the answer is one sentence with a 2xx/4xx status (never a server error), and
+    sends (over 1 kB too), the answer is one sentence with a 2xx/4xx status (never a
+    server error, never the library's own English), and
     the stored game changes only by an accepted action."""
     table, token = fuzzed_table
     before = len(table.stored())
     headers = {TOKEN_HEADER: token, "Content-Type": "application/json"}
     status, answer = table.request("POST", path, headers=headers, raw=json.dumps(body).encode())
-    assert status in (200, 400, 409), (status, answer)
+    assert status in (200, 400, 409, 413), (status, answer)
     assert isinstance(answer.get("text"), str) and answer["text"]
     assert "Traceback" not in answer["text"] and "Error" not in answer["text"]
     accepted = path == "/api/act" and status == 200
     assert len(table.stored()) == before + (0 if not accepted else answer["actions"] - before)
+
+
+def test_a_body_over_a_kilobyte_gets_the_tables_sentence(open_table):
+    """Rule: an oversized body is refused in the table's words (413), not the library's."""
+    table = open_table()
+    token = table.pair("Ann")
+    headers = {TOKEN_HEADER: token, "Content-Type": "application/json"}
+    status, answer = table.request(
+        "POST", "/api/act", headers=headers, raw=b'"' + b"x" * 2000 + b'"'
+    )
+    assert status == 413 and answer == {
+        "ok": False,
+        "text": "The companion did not understand this request: reload the page.",
+    }

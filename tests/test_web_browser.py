@@ -336,6 +336,45 @@ def test_the_history_lists_the_games_and_draws_its_charts(page: Any, tmp_path: P
         storage.close()
 
 
+@pytest.mark.parametrize("stored", ["nothing", "a game in play"])
+def test_an_empty_history_says_so_and_shows_no_empty_chart(
+    page: Any, tmp_path: Path, stored: str
+) -> None:
+    """Issue 21's leftover: before the first game ends the History tab says in one
+    sentence (the companion's own, in the page's language) why there is no chart, and
+    shows no empty chart box; the game in play is still listed, marked unfinished."""
+    from test_web import stored_games
+
+    from companion import i18n
+    from companion.web.history import HistorySource
+
+    storage = stored_games(tmp_path / "data", finished=0) if stored != "nothing" else None
+    source = HistorySource(tmp_path / "data")
+    port, code = free_port(), "empty234"
+    board = SnapshotBoard(snapshot_of(1))
+    server = WebServer(board, code, port=port, bind="127.0.0.1", history=source)
+    server.start()
+    try:
+        assert server.ready.wait(10) and server.failure is None
+        page.goto(f"http://127.0.0.1:{port}/?code={code}")
+        wait_for_actions(page, 1)
+        page.click("button[data-view=history]")
+        page.wait_for_selector("#charts-empty:not([hidden])", timeout=SHOWN_MS)
+        assert page.inner_text("#charts-empty") == i18n.tr("en", "web_no_charts")
+        for box in ("#chart-scores", "#chart-distribution"):
+            assert not page.is_visible(box), box
+        assert page.locator("canvas").count() == 0
+        assert page.locator("#games .game-row").count() == (0 if storage is None else 1)
+        assert page.locator("#games .game-row.unfinished").count() == (storage is not None)
+        assert page.is_visible("#games-title") == (storage is not None)
+        shot(page, "history-empty" if storage is None else "history-in-play")
+    finally:
+        server.stop()
+        source.close()
+        if storage is not None:
+            storage.close()
+
+
 def test_the_page_reconnects_when_the_companion_restarts(
     xvfb: dict[str, str], page: Any, tmp_path: Path
 ) -> None:

@@ -114,6 +114,7 @@ LANGUAGE = Language(
         "web_score_distribution": "Wie oft jede Punktzahl",
         "web_games": "Partien",
         "web_score": "Punkte",
+        "web_no_charts": "Noch keine Partie beendet: Die Diagramme erscheinen, sobald die erste zu Ende ist.",
         "web_code_needed": "Diese Seite braucht den Tischcode: scanne den QR-Code auf der Handy-Seite des Begleiters.",
         "web_too_many": "Gerade sind zu viele Seiten des Tisches offen: schließ eine und versuch es noch einmal.",
         "web_pair_open": "Aktionen von diesem Handy eingeben",

@@ -102,6 +102,7 @@ LANGUAGE = Language(
         "web_score_distribution": "How often each score",
         "web_games": "games",
         "web_score": "score",
+        "web_no_charts": "No finished game yet: the charts appear when the first game ends.",
         "web_code_needed": "This page needs the table code: scan the QR code on the companion's Phones page.",
         "web_too_many": "Too many pages are open on the table right now: close one and try again.",
         "web_pair_open": "Enter actions from this phone",

@@ -103,6 +103,7 @@ LANGUAGE = Language(
         "web_score_distribution": "Combien de fois chaque score",
         "web_games": "parties",
         "web_score": "score",
+        "web_no_charts": "Aucune partie terminée pour l'instant\u00a0: les graphiques apparaîtront à la fin de la première.",
         "web_code_needed": "Cette page demande le code de la table\u00a0: scannez le QR code de la page Téléphones du compagnon.",
         "web_too_many": "Trop de pages sont ouvertes sur la table en ce moment\u00a0: fermez-en une et réessayez.",
         "web_pair_open": "Saisir les actions depuis ce téléphone",

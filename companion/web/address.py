@@ -10,7 +10,6 @@ the URL that joins both (the QR code of the Phones page, the ``phones:`` line).
 from __future__ import annotations
 
 import contextlib
-import secrets
 import socket
 
 #: Where the table code is kept (the settings of the database): a new code from the
@@ -44,4 +43,6 @@ CODE_LENGTH = 8
 
 def new_code() -> str:
     """A fresh table code (about 40 bits: enough for a LAN, short enough to type)."""
+    import secrets  # once per table, not at every start
+
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))

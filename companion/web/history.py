@@ -20,7 +20,6 @@ from companion.storage import DamagedGameError, HistoryRow, Storage, StorageErro
 #: The page's history labels, by the key the page reads and the i18n key.
 HISTORY_LABELS = {
     "history": "history",
-    "empty": "history_empty",
     "unfinished": "history_unfinished",
     "stats": "stats",
     "download": "web_download_log",
@@ -29,6 +28,7 @@ HISTORY_LABELS = {
     "score_distribution": "web_score_distribution",
     "games": "web_games",
     "score": "web_score",
+    "no_charts": "web_no_charts",
 }
 
 

@@ -2,7 +2,8 @@
 the server after the first frame, keep the table code.
 
 Imports no aiohttp: :mod:`companion.web.server` is imported when the first frame is on
-the screen, so the time from start to the first frame does not grow. A server that
+the screen, and :mod:`companion.web.snapshot` when the first snapshot is made (after
+that frame), so the time from start to the first frame does not grow. A server that
 cannot start (aiohttp missing, the port taken) is one line in the log; the table plays
 on, and the snapshots are still made (cheaply) for nothing.
 """
@@ -17,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 from companion.controller import Controller
 from companion.phone_input import PairedPhone, PhoneEvent
 from companion.web.address import CODE_SETTING, lan_address, new_code, page_url
-from companion.web.snapshot import SnapshotBoard, build_snapshot
 
 if TYPE_CHECKING:
     from companion.storage import Storage
     from companion.web.server import WebServer
+    from companion.web.snapshot import SnapshotBoard
 
 log = logging.getLogger("hanabi-companion")
 
@@ -73,6 +74,8 @@ class WebLink:
         if key == self._key and self.board is not None:
             return  # nothing a phone shows changed (a key moved a focus, an entry step)
         self._key = key
+        from companion.web.snapshot import SnapshotBoard, build_snapshot
+
         snapshot = build_snapshot(controller, game_key="" if game_id is None else str(game_id))
         if self.board is None:
             self.board = SnapshotBoard(snapshot)

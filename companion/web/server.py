@@ -68,7 +68,7 @@ COOKIE = "table"
 #: A phone keeps the code a month: a table that plays every week never rescans.
 COOKIE_MAX_AGE = 30 * 24 * 3600
 
-#: No request has a body: anything above this is refused (413).
+#: A phone's action is a hundred bytes or so; any body above this is refused (413).
 MAX_BODY = 1024
 MAX_LINE = 2048  # the request line (a URL with its code is ~60 characters)
 MAX_FIELD = 4096  # one header
@@ -474,6 +474,8 @@ class WebServer:
             return orjson.loads(await request.read())
         except orjson.JSONDecodeError:
             raise BadRequest("the body is not JSON") from None
+        except web.HTTPRequestEntityTooLarge:
+            raise _TooLarge() from None
 
     async def _pair(self, request: web.Request) -> web.Response:
         if self.submit is None:
@@ -484,8 +486,8 @@ class WebServer:
             body = await self._body(request)
         except _CrossSite:
             return self._said(403, "web_cross_site")
-        except BadRequest:
-            return self._said(400, "web_bad_request")
+        except BadRequest as error:
+            return self._said(413 if isinstance(error, _TooLarge) else 400, "web_bad_request")
         if not isinstance(body, dict) or not isinstance(body.get("code"), str):
             return self._said(400, "web_bad_request")
         token = new_token()
@@ -531,8 +533,8 @@ class WebServer:
             move = parse_move(body, preview_only=preview_only)
         except _CrossSite:
             return self._said(403, "web_cross_site")
-        except BadRequest:
-            return self._said(400, "web_bad_request")
+        except BadRequest as error:
+            return self._said(413 if isinstance(error, _TooLarge) else 400, "web_bad_request")
         token_hash = hash_token(token)
         answer = await self._ask(
             lambda reply: PhoneMove(
@@ -568,6 +570,10 @@ class WebServer:
 
 class _CrossSite(Exception):
     """A POST without the page's own JSON, or from another site's page."""
+
+
+class _TooLarge(BadRequest):
+    """A body over :data:`MAX_BODY`: no action of the page's is near that long."""
 
 
 def _json(status: int, data: object) -> web.Response:

@@ -233,8 +233,13 @@ function drawHistory() {
   if (group >= history.series.length) group = 0;
   $("chart-scores-title").textContent = L.scores_over_time;
   $("chart-distribution-title").textContent = L.score_distribution;
-  for (const id of ["chart-scores-title", "chart-distribution-title", "stats-title"]) {
-    $(id).hidden = !history.series.length;
+  // nothing to chart before the first game ends: one sentence, no empty chart boxes
+  const charted = history.series.length > 0;
+  $("charts-empty").textContent = L.no_charts;
+  $("charts-empty").hidden = charted;
+  for (const id of ["chart-scores-title", "chart-scores", "chart-distribution-title",
+    "chart-distribution", "stats-title"]) {
+    $(id).hidden = !charted;
   }
   drawCharts();
   $("stats-title").textContent = L.stats;
@@ -249,7 +254,7 @@ function drawHistory() {
   $("games-title").textContent = L.history;
   const games = $("games");
   games.replaceChildren();
-  if (!history.games.length) games.appendChild(el("p", "empty-note", L.empty));
+  $("games-title").hidden = !history.games.length; // no game at all: the sentence says it
   for (const game of history.games) {
     const row = el("button", "game-row" + (game.resumable ? " unfinished" : "") + (game.damaged ? " damaged" : ""), game.first);
     row.type = "button";

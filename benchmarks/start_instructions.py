@@ -1,0 +1,105 @@
+"""Start to first frame in instructions, which a busy machine does not change.
+
+    .venv/bin/python benchmarks/start_instructions.py [--no-web]
+
+The same start as ``start_imports.py`` (its own Xvfb, a data directory with a
+game to resume, a configuration that turns the page for phones on; ``--no-web``:
+none), run once under valgrind's callgrind with ``PYTHONHASHSEED=0`` and
+bytecode cached as an install leaves it. The process ends the moment the app
+would send ``READY=1`` (right after presenting its first frame): the
+``sdnotify.ready`` of this one process is replaced by an ``os._exit``, so the
+count holds the start and nothing after it. Prints callgrind's total (Ir) and,
+from the same run, the biggest C-level costs by function (inclusive).
+
+Where wall and CPU times vary several-fold with the machine's load, the count
+varies by a few instructions from run to run: a change's effect on the start is
+read here, its time in ``start_imports.py``. Takes about a minute (callgrind runs
+the start about 50 times slower).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from app_speed import COMMAND, REPO, X, game_to_resume, xvfb
+from start_imports import run_arguments, web_config
+
+#: The start, cut at READY=1: ``python -c`` with these lines, then ``run``'s arguments.
+STARTER = """
+import os, sys
+import companion.sdnotify
+companion.sdnotify.ready = lambda **_: os._exit(0)  # the first frame is on the screen
+from companion.cli import main
+main(["run", *sys.argv[1:]])
+"""
+
+#: C functions worth naming in the breakdown (callgrind's inclusive counts).
+NAMED = {
+    "_PyParser_ASTFromString": "Python source compiled at run time (dataclasses' methods)",
+    "marshal_loads": "bytecode read from the cache (every module imported)",
+    "_imp_create_dynamic": "C extensions loaded",
+    "pg_display_init": "SDL's video started (pygame.display.init)",
+    "XOpenIM": "  of which libX11 reading the Compose table (x11 only)",
+    "pg_set_mode": "the window opened (pygame.display.set_mode)",
+}
+
+
+def main() -> None:
+    web = "--no-web" not in sys.argv[1:]
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        sys.exit("valgrind is not installed")
+    with xvfb() as display_name:
+        env = {**os.environ, "DISPLAY": display_name, "PYTHONHASHSEED": "0"}
+        for name in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY", "PYTHONDONTWRITEBYTECODE"):
+            env.pop(name, None)
+        for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
+            env.pop(name, None)
+            os.environ.pop(name, None)
+        pycache = tempfile.mkdtemp(prefix="start-instructions-pycache-")
+        scratch = Path(tempfile.mkdtemp(prefix="start-instructions-"))
+        env["PYTHONPYCACHEPREFIX"] = pycache
+        x = X(display_name)
+        try:
+            data = game_to_resume(env, x)
+            config = web_config(scratch) if web else None
+            start = [COMMAND[0], "-c", STARTER, *run_arguments(data, config)]
+            subprocess.run(start, env=env, cwd=REPO, capture_output=True, check=True)  # the cache
+            out = scratch / "callgrind.out"
+            with subprocess.Popen(
+                [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}", *start],
+                env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            ) as run:  # fmt: skip
+                _, said = run.communicate()
+            # this process's total: a child forked on the way (SDL's D-Bus used to fork
+            # one to run dbus-launch) prints its own, under its own pid
+            total = re.search(rf"^=={run.pid}== Collected : (\d+)", said, re.M)
+            if total is None:
+                sys.exit(f"callgrind gave no total:\n{said[-2000:]}")
+            annotated = subprocess.run(
+                ["callgrind_annotate", "--inclusive=yes", str(out)],
+                capture_output=True, text=True, check=False,
+            ).stdout  # fmt: skip
+        finally:
+            x.close()
+            shutil.rmtree(pycache, ignore_errors=True)
+            shutil.rmtree(scratch, ignore_errors=True)
+        shutil.rmtree(data, ignore_errors=True)
+    instructions = int(total.group(1))
+    page = "with the page for phones" if web else "without the page for phones"
+    print(f"start to first frame (READY=1), {page}: {instructions / 1e6:.1f} M instructions")
+    for function, what in NAMED.items():
+        found = re.search(rf"^\s*([\d,]+) \([^)]*\)\s+\S*:{function} \[", annotated, re.M)
+        if found:
+            share = int(found.group(1).replace(",", "")) / instructions
+            print(f"  {share:6.1%}  {what}")
+
+
+if __name__ == "__main__":
+    main()
