@@ -62,9 +62,10 @@ class LiveTable:
         start: bool = True,
         **options: Any,
     ) -> None:
+        # no window, no systemd: given back as they were by close()
+        names = ("SDL_VIDEODRIVER", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")
+        self._environ = {name: os.environ.pop(name, None) for name in names}
         os.environ["SDL_VIDEODRIVER"] = "dummy"
-        for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
-            os.environ.pop(name, None)
         self.data = data
         self.storage = Storage.open(data)
         options = GameOptions(hand_memory=hand_memory, **options)
@@ -143,6 +144,11 @@ class LiveTable:
         self.web.stop()
         self.display.close()
         self.storage.close()
+        for name, value in self._environ.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 class Phone:
