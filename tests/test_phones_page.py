@@ -28,7 +28,7 @@ from companion.controller import (
 )
 from companion.display import open_display
 from companion.keys import key_event
-from companion.phone_input import Answer, PhonePair, hash_token
+from companion.phone_input import Answer, PairedPhone, PhonePair, hash_token
 from companion.screens import Renderer
 from companion.screens.phones import LEAST_MODULE, QUIET_ZONE, qr_matrix, spaced_code
 from companion.storage import Storage
@@ -287,3 +287,20 @@ def test_a_phone_removed_by_a_tap_is_forgotten_the_other_kept(app):
     assert [phone.name for phone in app.storage.paired_phones().values()] == ["Ann"]
     assert "Bo's phone was removed" in said(app)
     assert "Remove Ann" in said(app)  # the focus moved to the phone left
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_long_list_keeps_the_phone_at_the_focus_on_the_page(size):
+    """More phones than the page holds: whichever has the focus is drawn, highlighted
+    by its button, and the list starts at the first phone while it fits."""
+    controller = STATES["phones_page"]("en")
+    for number in range(1, 13):
+        phone = PairedPhone(number, f"Phone {number}")
+        controller.paired[bytes([number]) * 32] = phone
+    for focus in range(12):
+        controller.handle(Press(Key.NEXT))
+        renderer, _ = drawn(controller, size)
+        removes = [event for _, event in renderer.targets if isinstance(event, Select)]
+        assert Select(f"{REMOVE_PHONE}{focus + 1}") in removes
+        if focus < len(removes):
+            assert removes[0] == Select(f"{REMOVE_PHONE}1")
