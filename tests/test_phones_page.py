@@ -30,7 +30,7 @@ from companion.display import open_display
 from companion.keys import key_event
 from companion.phone_input import Answer, PairedPhone, PhonePair, hash_token
 from companion.screens import Renderer
-from companion.screens.phones import LEAST_MODULE, QUIET_ZONE, qr_matrix, spaced_code
+from companion.screens.phones import QUIET_ZONE, qr_matrix, spaced_code
 from companion.storage import Storage
 from hardware.events import InputEvent, Key, Press, Select, Tap
 
@@ -104,7 +104,22 @@ def test_the_pairing_code_qr_code_and_url_are_all_shown_and_legible(state, size,
     assert "http://192.168.100.200:8080/" in said and "?code=k7m2q9xa" in said
     assert decoded(surface) == [URL]
     modules = len(qr_matrix(URL)) + 2 * QUIET_ZONE
-    assert qr_box(surface).width >= LEAST_MODULE * modules
+    assert qr_box(surface).width >= 2 * modules  # 2 px a module at least, quiet zone too
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_code_and_the_qr_code_stay_put_when_a_phone_pairs(size, lang):
+    """A phone paired while someone types the code from across the table: the status
+    line appears, and the pairing code and the QR code keep their size and place."""
+    before = drawn(STATES["phones_page"](lang), size)
+    after = drawn(STATES["phones_page_paired"](lang), size)
+    codes = [
+        next((text.rect, text.size) for text in renderer.texts if text.text == "048 213")
+        for renderer, _ in (before, after)
+    ]
+    assert codes[0] == codes[1]
+    assert qr_box(before[1]) == qr_box(after[1])
 
 
 def test_the_code_is_said_in_two_groups_of_three():

@@ -18,13 +18,16 @@ sentence "Scan with a phone…" gives way first.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 import pygame
 
 from companion import i18n
 from companion.controller import NEW_CODE, REMOVE_PHONE, Controller, Info
+from companion.phone_input import PHONE_NAME_LENGTH
 from companion.screens.game import message_text
 from companion.screens.kit import ACCENT, GOOD, RGB, TEXT, Kit, Layout
 from companion.screens.lists import page_title
@@ -36,10 +39,15 @@ QUIET_ZONE = 4
 LEAST_MODULE = 2
 #: Pixels a module is given first, where the page has the room (a phone held further).
 COMFORTABLE_MODULE = 3
+#: The share of the page's room (its height, or its width if less) the QR code is given
+#: first, before the pairing code grows: the two in balance on a large panel.
+QR_SHARE = 0.6
 
 #: The notices the Phones page says (a phone paired or removed, a new table code); the
 #: others belong to the screen they were said on.
 SAID_HERE = ("phone_paired", "phone_removed", "phones_new_code_done")
+#: The name the status line's room is measured with: as long as a phone's name may be.
+STATUS_NAME = "n" * PHONE_NAME_LENGTH
 
 
 def spaced_code(code: str) -> str:
@@ -62,16 +70,20 @@ def url_lines(url: str) -> list[str]:
     return [address, mark + query] if mark else [address]
 
 
-def qr_matrix(text: str) -> list[list[bool]]:
+@functools.lru_cache(maxsize=4)
+def qr_matrix(text: str) -> tuple[tuple[bool, ...], ...]:
     """The QR code of ``text``: rows of dark (True) and light modules, without the quiet
-    zone. Error correction M (15 %): a phone held at an angle to a glossy panel."""
+    zone. Error correction M (15 %): a phone held at an angle to a glossy panel. Made
+    once per URL (making one takes segno some 40 ms: every frame of the page did)."""
     import segno
 
     code = segno.make(text, error="m", micro=False)
-    return [[bool(module) for module in row] for row in code.matrix]
+    return tuple(tuple(bool(module) for module in row) for row in code.matrix)
 
 
-def draw_qr(surface: pygame.Surface, rect: pygame.Rect, matrix: list[list[bool]]) -> pygame.Rect:
+def draw_qr(
+    surface: pygame.Surface, rect: pygame.Rect, matrix: Sequence[Sequence[bool]]
+) -> pygame.Rect:
     """The code, centred in ``rect``, whole modules of whole pixels; returns its box."""
     modules = len(matrix) + 2 * QUIET_ZONE
     size = max(1, min(rect.width, rect.height) // modules)
@@ -121,36 +133,40 @@ def _bar(
     return bar
 
 
+class Sentence(StrEnum):
+    """Where the code page says "Scan with a phone…" (and its status line)."""
+
+    APART = "apart"  # above the URL; the status line under the pairing code
+    SHARED = "shared"  # above the URL, in place of the status line while one is said
+    LEFT_OUT = "left out"  # not said; the status line under the pairing code
+
+
 @dataclass(frozen=True)
 class Plan:
-    """How the code page shares its room: the QR code's side, whether the sentence
-    "Scan with a phone…" is said, and the pairing code's size."""
+    """How the code page shares its room: the QR code's side, where the sentence
+    "Scan with a phone…" goes, and the pairing code's size."""
 
     qr_side: int
-    how: bool
+    sentence: Sentence
     code_size: int
 
 
-def code_sizes(kit: Kit, code: str, width: int) -> list[int]:
-    """The sizes the pairing code may be drawn at, largest first: from twice the key
-    figures' size (as wide as ``width`` allows) down to theirs (a tenth of the panel)."""
-    most = 2 * kit.figure
-    while most > kit.figure and kit.width_of(code, most) > width:
-        most -= 1
-    return list(range(most, kit.figure - 1, -1))
-
-
-def plan_room(qr_side: Callable[[bool, int], int], modules: int, sizes: list[int]) -> Plan:
-    """The first that leaves the QR code its pixels a module: the sentence said, then
-    not; the QR code's modules comfortable, then the least; the pairing code at its
-    largest, then smaller. ``qr_side(how, code_size)``: the QR code's room then."""
-    for how in (True, False):
-        for least in (COMFORTABLE_MODULE, LEAST_MODULE):
+def plan_room(
+    qr_side: Callable[[Sentence, int], int], modules: int, sizes: list[int], share: int
+) -> Plan:
+    """The first that leaves the QR code its room: the sentence apart, then sharing its
+    place with the status line, then left out; the QR code at least ``share`` pixels
+    across (its share of the page), then 3 pixels a module, then 2; the pairing code at
+    its largest, then smaller. ``qr_side(sentence, code_size)``: the QR code's room then."""
+    share = max(COMFORTABLE_MODULE, share // modules) * modules
+    for sentence in Sentence:
+        for least in (share, COMFORTABLE_MODULE * modules, LEAST_MODULE * modules):
             for size in sizes:
-                side = qr_side(how, size)
-                if side >= least * modules:
-                    return Plan(side, how, size)
-    return Plan(max(0, qr_side(False, sizes[-1])), False, sizes[-1])  # nothing fits
+                side = qr_side(sentence, size)
+                if side >= least:
+                    return Plan(side, sentence, size)
+    last = Sentence.LEFT_OUT
+    return Plan(max(0, qr_side(last, sizes[-1])), last, sizes[-1])  # nothing fits
 
 
 def draw_code(kit: Kit, surface: pygame.Surface, controller: Controller, layout: Layout) -> None:
@@ -187,42 +203,60 @@ def draw_code(kit: Kit, surface: pygame.Surface, controller: Controller, layout:
     matrix = qr_matrix(url)
     modules = len(matrix) + 2 * QUIET_ZONE
     landscape = w > kit.height
-    if landscape:  # the QR code at the left, the words at the right, the URL whole
-        widest = max(kit.width_of(line, kit.floor) for line in lines)
-        words_w = max(widest, int(inner_w * 0.4))
-    else:  # the QR code above the words
-        words_w = inner_w
+    widest = max(kit.width_of(line, kit.floor) for line in lines)  # the URL is said whole
+    # room for the status line whether or not it is said: the code and the QR code keep
+    # their size when a phone pairs (someone may be typing the code from across the table)
+    statuses = [status[0]] if status is not None else []
+    statuses += [i18n.tr(lang, key, name=STATUS_NAME) for key in SAID_HERE]
 
-    def words_height(with_how: bool, code_size: int) -> int:
-        height = len(lines) * line_h
-        if with_how:
-            height += kit.height_of(how, kit.floor, words_w)
+    @functools.cache
+    def heights(width: int) -> tuple[int, int, int]:
+        """At ``width``: the sentence's height, the status line's room (the most any
+        says), and the rest of the words' but the pairing code's line."""
+        rest = len(lines) * line_h
         if code:
-            height += pad + kit.height_of(label, kit.floor, words_w) + kit.line_height(code_size)
-        if status is not None:
-            height += pad + kit.height_of(status[0], kit.floor, words_w)
-        return height
+            rest += pad + kit.height_of(label, kit.floor, width)
+        most = max(kit.height_of(text, kit.floor, width) for text in statuses)
+        return kit.height_of(how, kit.floor, width), most, rest
+
+    def words_height(sentence: Sentence, code_size: int, width: int) -> int:
+        how_h, status_h, rest = heights(width)
+        code_h = kit.line_height(code_size) if code else 0
+        if sentence is Sentence.APART:
+            return how_h + rest + code_h + pad + status_h
+        if sentence is Sentence.SHARED:
+            return max(how_h, status_h) + rest + code_h
+        return rest + code_h + pad + status_h
 
     room = bottom - top
-    sizes = code_sizes(kit, code, words_w) if code else [kit.floor]
 
-    def qr_side(with_how: bool, code_size: int) -> int:
-        """The QR code's side beside (or above) these words; 0: they do not fit."""
-        if landscape:
-            fits = words_height(with_how, code_size) <= room
-            return min(room, inner_w - words_w - pad) if fits else 0
-        return min(inner_w, room - pad - words_height(with_how, code_size))
+    def qr_side(sentence: Sentence, code_size: int) -> int:
+        """The QR code's room beside (or above) these words; 0: they do not fit."""
+        if not landscape:  # the QR code above the words, as wide as the panel
+            if kit.width_of(code, code_size) > inner_w:
+                return 0
+            return min(inner_w, room - pad - words_height(sentence, code_size, inner_w))
+        # at the left, as large as the words at its right leave it, in whole modules
+        for side in range(room - room % modules, 0, -modules):
+            width = inner_w - side - pad
+            if (
+                width >= max(widest, kit.width_of(code, code_size))
+                and words_height(sentence, code_size, width) <= room
+            ):
+                return side
+        return 0
 
-    plan = plan_room(qr_side, modules, sizes)
+    sizes = list(range(2 * kit.figure, kit.figure - 1, -1)) if code else [kit.floor]
+    plan = plan_room(qr_side, modules, sizes, int(min(room, inner_w) * QR_SHARE))
     if landscape:
-        qr_area = pygame.Rect(pad, top, plan.qr_side, plan.qr_side)
+        qr_area = pygame.Rect(pad, top, plan.qr_side, room)  # centred in its height
         words = pygame.Rect(qr_area.right + pad, top, w - qr_area.right - 2 * pad, room)
     else:
         qr_area = pygame.Rect(pad, top, inner_w, plan.qr_side)
         words = pygame.Rect(pad, qr_area.bottom + pad, inner_w, bottom - qr_area.bottom - pad)
     layout.place("qr", draw_qr(surface, qr_area, matrix))
-    # the words, centred in their room, top to bottom
-    text_h = words_height(plan.how, plan.code_size)
+    # the words, centred in their room (the status line's kept), top to bottom
+    text_h = words_height(plan.sentence, plan.code_size, words.width)
     y = words.top + max(0, (words.height - text_h) // 2)
 
     def say(name: str, text: str, height: int, color: RGB, size: int | None = None) -> None:
@@ -231,15 +265,19 @@ def draw_code(kit: Kit, surface: pygame.Surface, controller: Controller, layout:
         kit.text(surface, text, box, size=size, floor=size, color=color)
         y = box.bottom
 
-    if plan.how:
-        say("how", how, kit.height_of(how, kit.floor, words.width), TEXT)
+    how_h, status_h, _ = heights(words.width)
+    if plan.sentence is Sentence.APART:
+        say("how", how, how_h, TEXT)
+    elif plan.sentence is Sentence.SHARED:
+        shown, color = status or (how, TEXT)
+        say("how", shown, max(how_h, status_h), color)
     for number, line in enumerate(lines):
         say(f"url {number}", line, line_h, ACCENT)
     if code:
         y += pad
         say("pairing", label, kit.height_of(label, kit.floor, words.width), TEXT)
         say("code", code, kit.line_height(plan.code_size), ACCENT, plan.code_size)
-    if status is not None:
+    if status is not None and plan.sentence is not Sentence.SHARED:
         y += pad
         say("status", status[0], kit.height_of(status[0], kit.floor, words.width), status[1])
 
