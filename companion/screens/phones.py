@@ -11,9 +11,10 @@ removes the one at the focus, a tap removes the one tapped.
 The QR code is made by ``segno`` (pure Python) and drawn module by module, black on
 white with its quiet zone, never under :data:`LEAST_MODULE` pixels a module (a phone's
 camera reads it from a hand's length). The URL is said in two lines, the address and
-the code, each whole (a URL has no space to wrap at). Where the words, the code and the
-QR code do not all fit (a 320x240 panel), the pairing code keeps its size and the
-sentence "Scan with a phone…" gives way first.
+the code, each whole (a URL has no space to wrap at). How the room is shared (the QR
+code, the pairing code's size, the sentence "Scan with a phone…") is worked out by
+:func:`plan_room`; the status line's room is kept whether or not one is said, so that
+the code does not move when a phone pairs (docs/decisions.md, "the panel's Phones page").
 """
 
 from __future__ import annotations
