@@ -122,6 +122,26 @@ def test_the_code_and_the_qr_code_stay_put_when_a_phone_pairs(size, lang):
     assert qr_box(before[1]) == qr_box(after[1])
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lines", [1, 2, 8], ids=lambda n: f"notice{n}")
+@pytest.mark.parametrize("state", ["phones_page", "phones_page_paired"])
+def test_under_a_notice_the_url_and_the_code_are_still_said_whole(state, size, lines):
+    """A device's notice (its banner up to a quarter of the panel) above the page: the
+    URL and the pairing code are said whole, at their least sizes at least; a QR code
+    drawn reads back (none is drawn rather than one under 2 px a module)."""
+    controller = STATES[state]("de")
+    notice = " ".join(["Scanner getrennt: /dev/input/by-id/usb-Reader"] * lines)
+    controller.device_notices["scanner"] = notice
+    renderer, surface = drawn(controller, size)
+    page = [text for text in renderer.texts if text.text.rstrip("…") not in notice]
+    assert all(text.whole and text.size >= text.floor for text in page), page
+    said = [text.text for text in page]
+    assert "048 213" in said and "?code=k7m2q9xa" in said, said
+    white = pygame.mask.from_threshold(surface, (255, 255, 255), (1, 1, 1, 255))
+    if white.count():
+        assert decoded(surface) == [URL]
+
+
 def test_the_code_is_said_in_two_groups_of_three():
     """The code is read out and typed as "123 456": two groups of three digits."""
     assert spaced_code("048213") == "048 213"

@@ -140,6 +140,9 @@ class Sentence(StrEnum):
     APART = "apart"  # above the URL; the status line under the pairing code
     SHARED = "shared"  # above the URL, in place of the status line while one is said
     LEFT_OUT = "left out"  # not said; the status line under the pairing code
+    #: not said, and the status line's room not kept: only its own, while one is said
+    #: (a notice's banner above the page)
+    CROWDED = "crowded"
 
 
 @dataclass(frozen=True)
@@ -153,12 +156,18 @@ class Plan:
 
 
 def plan_room(
-    qr_side: Callable[[Sentence, int], int], modules: int, sizes: list[int], share: int
+    qr_side: Callable[[Sentence, int], int],
+    words_alone: Callable[[int], bool],
+    modules: int,
+    sizes: list[int],
+    share: int,
 ) -> Plan:
     """The first that leaves the QR code its room: the sentence apart, then sharing its
-    place with the status line, then left out; the QR code at least ``share`` pixels
-    across (its share of the page), then 3 pixels a module, then 2; the pairing code at
-    its largest, then smaller. ``qr_side(sentence, code_size)``: the QR code's room then."""
+    place with the status line, then left out, then no room kept for the status line
+    either (see :class:`Sentence`); the QR code at least ``share`` pixels across (its
+    share of the page), then 3 pixels a module, then 2; the pairing code at its largest,
+    then smaller. ``qr_side(sentence, code_size)``: the QR code's room then;
+    ``words_alone(code_size)``: whether the words fit the page without a QR code."""
     share = max(COMFORTABLE_MODULE, share // modules) * modules
     for sentence in Sentence:
         for least in (share, COMFORTABLE_MODULE * modules, LEAST_MODULE * modules):
@@ -166,8 +175,10 @@ def plan_room(
                 side = qr_side(sentence, size)
                 if side >= least:
                     return Plan(side, sentence, size)
-    last = Sentence.LEFT_OUT
-    return Plan(max(0, qr_side(last, sizes[-1])), last, sizes[-1])  # nothing fits
+    # nothing fits (a notice's banner above the page): no QR code (under 2 pixels a
+    # module no camera reads it), the words said whole, the URL among them
+    size = next((size for size in sizes if words_alone(size)), sizes[-1])
+    return Plan(0, Sentence.CROWDED, size)
 
 
 def draw_code(kit: Kit, surface: pygame.Surface, controller: Controller, layout: Layout) -> None:
@@ -227,6 +238,9 @@ def draw_code(kit: Kit, surface: pygame.Surface, controller: Controller, layout:
             return how_h + rest + code_h + pad + status_h
         if sentence is Sentence.SHARED:
             return max(how_h, status_h) + rest + code_h
+        if sentence is Sentence.CROWDED:
+            said = kit.height_of(status[0], kit.floor, width) + pad if status else 0
+            return rest + code_h + said
         return rest + code_h + pad + status_h
 
     room = bottom - top
@@ -248,23 +262,34 @@ def draw_code(kit: Kit, surface: pygame.Surface, controller: Controller, layout:
         return 0
 
     sizes = list(range(2 * kit.figure, kit.figure - 1, -1)) if code else [kit.floor]
-    plan = plan_room(qr_side, modules, sizes, int(min(room, inner_w) * QR_SHARE))
-    if landscape:
+    plan = plan_room(
+        qr_side,
+        lambda size: words_height(Sentence.CROWDED, size, inner_w) <= room,
+        modules,
+        sizes,
+        int(min(room, inner_w) * QR_SHARE),
+    )
+    if not plan.qr_side:
+        words = pygame.Rect(pad, top, inner_w, room)
+    elif landscape:
         qr_area = pygame.Rect(pad, top, plan.qr_side, room)  # centred in its height
         words = pygame.Rect(qr_area.right + pad, top, w - qr_area.right - 2 * pad, room)
+        layout.place("qr", draw_qr(surface, qr_area, matrix))
     else:
         qr_area = pygame.Rect(pad, top, inner_w, plan.qr_side)
         words = pygame.Rect(pad, qr_area.bottom + pad, inner_w, bottom - qr_area.bottom - pad)
-    layout.place("qr", draw_qr(surface, qr_area, matrix))
+        layout.place("qr", draw_qr(surface, qr_area, matrix))
     # the words, centred in their room (the status line's kept), top to bottom
     text_h = words_height(plan.sentence, plan.code_size, words.width)
     y = words.top + max(0, (words.height - text_h) // 2)
 
     def say(name: str, text: str, height: int, color: RGB, size: int | None = None) -> None:
         nonlocal y
-        box = layout.place(name, pygame.Rect(words.left, y, words.width, height))
-        kit.text(surface, text, box, size=size, floor=size, color=color)
-        y = box.bottom
+        height = min(height, words.bottom - y)  # cut at the buttons, if it must be
+        if height > 0:
+            box = layout.place(name, pygame.Rect(words.left, y, words.width, height))
+            kit.text(surface, text, box, size=size, floor=size, color=color)
+            y = box.bottom
 
     how_h, status_h, _ = heights(words.width)
     if plan.sentence is Sentence.APART:
