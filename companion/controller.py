@@ -79,7 +79,7 @@ class Screen(Enum):
     MENU = "menu"
     HISTORY = "history"
     HELP = "help"
-    PHONES = "phones"  # the page for phones: its QR code and URL (companion/web)
+    PHONES = "phones"  # the page for phones: its QR code, URL, pairing code; the paired phones
 
 
 class GamePage(Enum):
