@@ -79,7 +79,7 @@ class Screen(Enum):
     MENU = "menu"
     HISTORY = "history"
     HELP = "help"
-    PHONES = "phones"  # the page for phones: its QR code and URL (companion/web)
+    PHONES = "phones"  # the page for phones: its QR code, URL, pairing code; the paired phones
 
 
 class GamePage(Enum):
@@ -503,6 +503,10 @@ class Controller:
         #: wrong codes tried against it.
         self.pairing_code: str | None = None
         self.pairing_tries = 0
+        #: Where the Phones page is: None on its pairing code (the QR code, the URL, the
+        #: code), else at a paired phone (its place in :meth:`paired_phones`): the page
+        #: then lists them, NEXT and PREVIOUS move along, OK removes the one at the focus.
+        self.phone_focus: int | None = None
         #: Which method handles the input on each screen.
         self._handlers: dict[Screen, Callable[[InputEvent], list[Effect]]] = {
             Screen.SETUP: self._on_setup,
@@ -1390,6 +1394,7 @@ class Controller:
             return [SaveSettings(self.draft.to_settings())]
         elif row == "phones":
             self.screen = Screen.PHONES
+            self.phone_focus = None
             return [NewPairingCode()]  # a code for this visit of the page only
         elif row == QUIT_ROW and self.can_quit:
             return [Quit()]
@@ -1472,9 +1477,24 @@ class Controller:
                 self.screen = self._back_screen()
         return []
 
+    def paired_phones(self) -> list[PairedPhone]:
+        """The paired phones as the Phones page lists them: the first paired first."""
+        return sorted(self.paired.values(), key=lambda phone: phone.id)
+
+    def focused_phone(self) -> PairedPhone | None:
+        """The paired phone at the Phones page's focus; None: the page shows its code.
+        A phone removed meanwhile moves the focus to the one listed after it (or before
+        it, the last one gone; none left: back to the code)."""
+        phones = self.paired_phones()
+        if self.phone_focus is None or not phones:
+            return None
+        return phones[min(self.phone_focus, len(phones) - 1)]
+
     def _on_phones(self, event: InputEvent) -> list[Effect]:
-        """The Phones page: OK or BACK goes back; its buttons make a new table code and
-        remove a paired phone."""
+        """The Phones page: its pairing code, then (NEXT, PREVIOUS, round) each paired
+        phone in turn, listed; OK removes the phone at the focus, and on the code goes
+        back, as BACK does (BACK on the list: to the code). Its buttons make a new table
+        code and remove a paired phone (a tap on one, wherever the focus is)."""
         if event == NEW_CODE and self.phones_url is not None:
             return [NewTableCode()]
         if isinstance(event, Select) and event.target.startswith(REMOVE_PHONE):
@@ -1482,7 +1502,21 @@ class Controller:
             if phone_id.isdigit() and any(p.id == int(phone_id) for p in self.paired.values()):
                 return [UnpairPhone(int(phone_id))]
             return []
-        if isinstance(event, Press) and event.key in (Key.BACK, Key.OK):
+        if not isinstance(event, Press):
+            return []
+        focused, phones = self.focused_phone(), self.paired_phones()
+        self.phone_focus = None if focused is None else phones.index(focused)
+        count = len(phones)
+        if event.key in (Key.NEXT, Key.PREVIOUS) and count:
+            # the code, the first phone, ..., the last phone, the code again
+            places = [None, *range(count)]
+            step = 1 if event.key is Key.NEXT else -1
+            self.phone_focus = places[(places.index(self.phone_focus) + step) % len(places)]
+        elif event.key is Key.OK and focused is not None:
+            return [UnpairPhone(focused.id)]
+        elif event.key is Key.BACK and focused is not None:
+            self.phone_focus = None
+        elif event.key in (Key.BACK, Key.OK):
             self.screen = self._back_screen()
         return []
 

@@ -99,7 +99,7 @@ def key_event(name: str, screen: Screen, *, entry_step: EntryStep | None) -> Inp
         return ChooseNumber(int(name))
     if screen in (Screen.SETUP, Screen.MENU) and name in LISTS:
         return LISTS[name]
-    if screen in (Screen.HISTORY, Screen.HELP, Screen.MENU) and name == "backspace":
+    if screen in (Screen.HISTORY, Screen.HELP, Screen.MENU, Screen.PHONES) and name == "backspace":
         return Press(Key.BACK)
     return COMMON.get(name)
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Action
+from engine.errors import CompanionError
 from engine.log import action_to_dict, parse_action
 
 #: A request id: what the phone made up to tell a retry from a new request.
@@ -46,7 +47,7 @@ PAIRING_TRIES = 5
 PHONE_NAME_LENGTH = 12
 
 
-class BadRequest(ValueError):
+class BadRequest(CompanionError, ValueError):
     """A request the page would never send: the reason, for the one sentence answered."""
 
 

@@ -23,6 +23,7 @@ from companion.controller import (
     Screen,
     SetupDraft,
 )
+from companion.phone_input import PairedPhone
 from companion.storage import GameStatus, HistoryRow, StatsRow
 from engine import Card, Color, GameSetup, Multicolor
 from engine.errors import HintTokensFull
@@ -479,11 +480,41 @@ def history_resume_question(lang: str) -> Controller:
 
 
 def phones_page(lang: str) -> Controller:
-    """The menu's Phones page: the QR code and the URL (a long IPv4 address)."""
+    """The menu's Phones page: the QR code and the URL (a long IPv4 address), the
+    pairing code (the app makes it when the page opens)."""
     controller = final_round_five(lang)
     controller.phones_url = "http://192.168.100.200:8080/?code=k7m2q9xa"
     controller.handle(Press(Key.MENU))
     controller.choose_menu("phones")
+    controller.pairing_code = "048213"
+    return controller
+
+
+#: Three phones paired, the longest names a phone is listed under.
+PAIRED = (
+    PairedPhone(1, LONG_NAMES[4], "2026-11-20T20:40:00+00:00"),
+    PairedPhone(2, "Christoph 2", "2026-11-20T20:41:00+00:00"),
+    PairedPhone(3, "Bo", "2026-11-20T20:42:00+00:00"),
+)
+
+
+def phones_page_paired(lang: str) -> Controller:
+    """The Phones page with three phones paired, the last just now: its status line
+    ("Bo's phone can enter actions") under the pairing code."""
+    controller = phones_page(lang)
+    for phone in PAIRED:
+        controller.paired[bytes([phone.id]) * 32] = phone
+    controller.message = Info("phone_paired", (("name", PAIRED[-1].name),))
+    return controller
+
+
+def phones_page_list(lang: str) -> Controller:
+    """The Phones page's list of paired phones (NEXT twice: the second at the focus),
+    just after one was removed: the status line says so."""
+    controller = phones_page_paired(lang)
+    controller.handle(Press(Key.NEXT))
+    controller.handle(Press(Key.NEXT))
+    controller.message = Info("phone_removed", (("name", "Dominique"),))
     return controller
 
 
@@ -541,6 +572,8 @@ STATES: dict[str, Callable[[str], Controller]] = {
     "history_resume_question": history_resume_question,
     "phones_page": phones_page,
     "phones_page_off": phones_page_off,
+    "phones_page_paired": phones_page_paired,
+    "phones_page_list": phones_page_list,
 }
 
 __all__ = ["STATES"]
