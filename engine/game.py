@@ -571,8 +571,8 @@ def _check_hint_slots(
     if not touched and not setup.options.empty_clues:
         raise errors.HintTouchesNothing()
     before = position.memory[to]
-    after = after_hint(before, clue, touched, wild=setup.options.wild_multicolor)
-    if all(slot.colors and slot.ranks for slot in after):
+    after, possible = after_hint(before, clue, touched, wild=setup.options.wild_multicolor)
+    if possible:
         return after
     empty = [
         number for number, slot in enumerate(after, start=1) if not (slot.colors and slot.ranks)
