@@ -440,11 +440,12 @@ def _check(
         return None
     if not isinstance(action, (Play, Discard)):
         raise TypeError(f"not an action: {action!r}")
-    _check_before_the_card(position, type(action))
+    if position.hands[player] == 0 or (type(action) is Discard and position.hints >= MAX_HINTS):
+        _check_before_the_card(position, type(action))  # raises, saying which
     slot = action.slot
     if position.memory is not None:
-        if slot is not None:
-            _check_slots(setup, position, player, (slot,))
+        if slot is not None and (type(slot) is not int or not 1 <= slot <= position.hands[player]):
+            _check_slots(setup, position, player, (slot,))  # raises, saying why
     elif slot is not None:
         raise errors.SlotsNotRecorded()
     card = action.card

@@ -38,7 +38,10 @@ FORMAT = "hanabi-log/1"
 _HEADER_KEYS = frozenset(
     {"format", "players", "first_player", "names", "started_at", *OPTION_NAMES}
 )
+# Cards and colours as the log writes them, found with a look-up (the from_code and
+# from_name that say what is wrong are called only when it fails).
 _CARD_BY_CODE = {card.code(): card for card in ALL_CARDS}
+_COLOR_BY_LABEL = {color.label: color for color in Color}
 # Actions built from all their fields at once, as namedtuple's own _make does: the
 # parser builds one per line.
 _new_tuple = tuple.__new__
@@ -190,7 +193,10 @@ def parse_action(obj: dict[str, Any]) -> Action:
                 raise ValueError("to must be a seat number")
             if rank is not None and (type(rank) is not int or not 1 <= rank <= 5):
                 raise ValueError("rank must be a number from 1 to 5")
-            color = None if color is None else Color.from_name(color)
+            if color is not None:
+                color = (type(color) is str and _COLOR_BY_LABEL.get(color)) or Color.from_name(
+                    color
+                )
             slots = obj.get("slots")
             if slots is not None:
                 slots = _parse_slots(slots)
@@ -204,7 +210,10 @@ def parse_action(obj: dict[str, Any]) -> Action:
             raise ValueError("slot must be a whole number from 1")
         if kind == "play":
             announce = obj.get("announce")
-            announce = None if announce is None else Color.from_name(announce)
+            if announce is not None:
+                announce = (
+                    type(announce) is str and _COLOR_BY_LABEL.get(announce)
+                ) or Color.from_name(announce)
             return _new_tuple(Play, (card, announce, player, at, slot))
         return _new_tuple(Discard, (card, player, at, slot))
     except CardFormatError as error:
@@ -215,10 +224,16 @@ def _is_slot(value: object) -> bool:
     return type(value) is int and value >= 1
 
 
+_SLOTS_SPELLING = "slots must be a list of whole numbers from 1, like [1, 4]"
+
+
 def _parse_slots(value: object) -> tuple[int, ...]:
     """The ``slots`` of a hint: distinct whole numbers from 1 (GAME-LOG.md, "Hand memory")."""
-    if type(value) is not list or not all(type(slot) is int and slot >= 1 for slot in value):
-        raise ValueError("slots must be a list of whole numbers from 1, like [1, 4]")
+    if type(value) is not list:
+        raise ValueError(_SLOTS_SPELLING)
+    for slot in value:
+        if type(slot) is not int or slot < 1:
+            raise ValueError(_SLOTS_SPELLING)
     if len(set(value)) < len(value):
         repeated = next(slot for slot in value if value.count(slot) > 1)
         raise ValueError(f"slot {repeated} is listed twice in slots")
