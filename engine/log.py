@@ -194,9 +194,8 @@ def parse_action(obj: dict[str, Any]) -> Action:
             if rank is not None and (type(rank) is not int or not 1 <= rank <= 5):
                 raise ValueError("rank must be a number from 1 to 5")
             if color is not None:
-                color = (type(color) is str and _COLOR_BY_LABEL.get(color)) or Color.from_name(
-                    color
-                )
+                known = type(color) is str and _COLOR_BY_LABEL.get(color)
+                color = known or Color.from_name(color)
             slots = obj.get("slots")
             if slots is not None:
                 slots = _parse_slots(slots)
@@ -211,9 +210,8 @@ def parse_action(obj: dict[str, Any]) -> Action:
         if kind == "play":
             announce = obj.get("announce")
             if announce is not None:
-                announce = (
-                    type(announce) is str and _COLOR_BY_LABEL.get(announce)
-                ) or Color.from_name(announce)
+                known = type(announce) is str and _COLOR_BY_LABEL.get(announce)
+                announce = known or Color.from_name(announce)
             return _new_tuple(Play, (card, announce, player, at, slot))
         return _new_tuple(Discard, (card, player, at, slot))
     except CardFormatError as error:
