@@ -183,4 +183,4 @@ def after_leaving(
     """
     if drawn is None:
         return hand[: slot - 1] + hand[slot:]
-    return (drawn,) + hand[: slot - 1] + hand[slot:]
+    return (drawn, *hand[: slot - 1], *hand[slot:])
