@@ -444,9 +444,9 @@ def _check(
     if position.end_reason is not None:
         raise errors.GameIsOver()
     player = position.current
-    names = setup.names
     claimed = action.player
     if claimed is not None and claimed != player:
+        names = setup.names
         if not 0 <= claimed < setup.players:
             raise errors.NoSuchSeat(
                 f"There is no seat {claimed} at a {setup.players}-player table",
