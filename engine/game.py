@@ -196,25 +196,48 @@ class Game:
         self.setup = setup
         self.position = Position(setup)
         self.actions: list[Action] = []
-        self.events: list[Event] = []
+        self._events: list[Event] = []
 
     @classmethod
     def replay(cls, setup: GameSetup, actions: list[Action]) -> Game:
         """Fold ``actions`` over the set-up. Raises the first refusal."""
         game = cls(setup)
         for action in actions:
-            game.apply(action)
+            game.fold(action)
         return game
+
+    @property
+    def events(self) -> list[Event]:
+        """What each action did, in order: one :class:`Event` per action.
+
+        :meth:`fold` (a replay) does not describe its actions: their events are worked out
+        here, all at once, the first time they are asked for.
+        """
+        if len(self._events) < len(self.actions):
+            described = Game(self.setup)
+            for action in self.actions:
+                described.apply(action)
+            self._events = described._events
+        return self._events
 
     # -- acting -----------------------------------------------------------
 
     def apply(self, action: Action) -> Event:
         """Apply one action, or raise :class:`~engine.errors.IllegalAction` and change nothing."""
+        events = self.events  # those of earlier folded actions first, if any
         hinted = _check(self.setup, self.position, action)
         event = _advance(self.setup, self.position, action, hinted)
+        assert event is not None  # described
         self.actions.append(action)
-        self.events.append(event)
+        events.append(event)
         return event
+
+    def fold(self, action: Action) -> None:
+        """:meth:`apply` without describing the action: a replay (the referee checking a log)
+        reads no event, and :attr:`events` works them out when they are asked for."""
+        hinted = _check(self.setup, self.position, action)
+        _advance(self.setup, self.position, action, hinted, describe=False)
+        self.actions.append(action)
 
     def check(self, action: Action) -> None:
         """Raise the refusal ``action`` would get, if any; change nothing."""
@@ -263,7 +286,9 @@ class Game:
     def preview(self, action: Action) -> Event:
         """What ``action`` would do, without doing it (for a confirm step)."""
         hinted = _check(self.setup, self.position, action)
-        return _advance(self.setup, self.position.copy(), action, hinted)
+        event = _advance(self.setup, self.position.copy(), action, hinted)
+        assert event is not None  # described
+        return event
 
     def undo(self) -> Action:
         """Drop the last action (even after the end) and return it."""
@@ -273,7 +298,7 @@ class Game:
         kept = self.actions[:-1]
         self.position = Position(self.setup)
         self.actions = []
-        self.events = []
+        self._events = []
         for action in kept:
             self.apply(action)
         return undone
@@ -419,9 +444,9 @@ def _check(
     if position.end_reason is not None:
         raise errors.GameIsOver()
     player = position.current
-    names = setup.names
     claimed = action.player
     if claimed is not None and claimed != player:
+        names = setup.names
         if not 0 <= claimed < setup.players:
             raise errors.NoSuchSeat(
                 f"There is no seat {claimed} at a {setup.players}-player table",
@@ -440,11 +465,12 @@ def _check(
         return None
     if not isinstance(action, (Play, Discard)):
         raise TypeError(f"not an action: {action!r}")
-    _check_before_the_card(position, type(action))
+    if position.hands[player] == 0 or (type(action) is Discard and position.hints >= MAX_HINTS):
+        _check_before_the_card(position, type(action))  # raises, saying which
     slot = action.slot
     if position.memory is not None:
-        if slot is not None:
-            _check_slots(setup, position, player, (slot,))
+        if slot is not None and (type(slot) is not int or not 1 <= slot <= position.hands[player]):
+            _check_slots(setup, position, player, (slot,))  # raises, saying why
     elif slot is not None:
         raise errors.SlotsNotRecorded()
     card = action.card
@@ -571,8 +597,8 @@ def _check_hint_slots(
     if not touched and not setup.options.empty_clues:
         raise errors.HintTouchesNothing()
     before = position.memory[to]
-    after = after_hint(before, clue, touched, wild=setup.options.wild_multicolor)
-    if all(slot.colors and slot.ranks for slot in after):
+    after, possible = after_hint(before, clue, touched, wild=setup.options.wild_multicolor)
+    if possible:
         return after
     empty = [
         number for number, slot in enumerate(after, start=1) if not (slot.colors and slot.ranks)
@@ -631,9 +657,12 @@ def _advance(
     position: Position,
     action: Action,
     hinted: tuple[SlotKnowledge, ...] | None,
-) -> Event:
-    """Apply a checked action to ``position`` and say what happened; ``hinted`` is what
-    :func:`_check` returned (with hand memory, the receiver's hand after a hint)."""
+    *,
+    describe: bool = True,
+) -> Event | None:
+    """Apply a checked action to ``position`` and say what happened (None when not asked
+    to ``describe`` it: a replay's fold); ``hinted`` is what :func:`_check` returned (with
+    hand memory, the receiver's hand after a hint)."""
     player = position.current
     card: Card | None = None
     fuse_burnt = completed = bonus_lost = drew = final_round_started = False
@@ -721,6 +750,8 @@ def _advance(
         position.end_reason = end
         position.final_round_turns_left = None
 
+    if not describe:
+        return None
     # tuple.__new__ with every field, as namedtuple's own _make does: a third of the
     # cost of Event(...), once per applied action.
     return _new_tuple(

@@ -38,7 +38,10 @@ FORMAT = "hanabi-log/1"
 _HEADER_KEYS = frozenset(
     {"format", "players", "first_player", "names", "started_at", *OPTION_NAMES}
 )
+# Cards and colours as the log writes them, found with a look-up (the from_code and
+# from_name that say what is wrong are called only when it fails).
 _CARD_BY_CODE = {card.code(): card for card in ALL_CARDS}
+_COLOR_BY_LABEL = {color.label: color for color in Color}
 # Actions built from all their fields at once, as namedtuple's own _make does: the
 # parser builds one per line.
 _new_tuple = tuple.__new__
@@ -103,9 +106,7 @@ def parse_log(text: str) -> GameLog:
             header_line = number
             continue
         try:
-            action = parse_action(obj)
-            if hand_memory or "slot" in obj or "slots" in obj:
-                _check_slots_present(action, hand_memory)
+            action = parse_action(obj, hand_memory)
         except ValueError as error:
             raise LogFormatError(number, str(error)) from None
         actions.append(action)
@@ -119,11 +120,11 @@ def replay_log(text: str) -> Game:
     """Parse a log and apply it; :class:`LogFormatError` or :class:`LogRuleError` if it fails."""
     log = parse_log(text)
     game = Game(log.setup)
-    apply = game.apply
+    fold = game.fold  # no event built: replay reads none (Game.events works them out)
     index = 0
     try:
         for index, action in enumerate(log.actions):  # noqa: B007 - used after the loop
-            apply(action)
+            fold(action)
     except IllegalAction as error:
         raise LogRuleError(log.lines[index], error) from None
     return game
@@ -164,11 +165,19 @@ def _is_int(value: object) -> bool:
     return type(value) is int
 
 
-def parse_action(obj: dict[str, Any]) -> Action:
+def parse_action(obj: dict[str, Any], hand_memory: bool | None = None) -> Action:
     """Build an action from its JSON object; ``ValueError`` with the reason if malformed.
+
+    With ``hand_memory`` (the header's flag), also what the header asks of the slots: with
+    hand memory every action says where its cards were, without none does (GAME-LOG.md,
+    "Hand memory"). None (a line alone) asks neither.
 
     >>> parse_action({"action": "discard", "card": "B1", "player": 1})
     Discard(card=Card(color=<Color.BLUE: 3>, rank=1), player=1, at=None, slot=None)
+    >>> parse_action({"action": "discard", "card": "B1"}, hand_memory=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: with hand memory a discard names its "slot"
     """
     kind = obj.get("action")
     allowed = _ACTION_KEYS.get(kind) if type(kind) is str else None
@@ -190,56 +199,59 @@ def parse_action(obj: dict[str, Any]) -> Action:
                 raise ValueError("to must be a seat number")
             if rank is not None and (type(rank) is not int or not 1 <= rank <= 5):
                 raise ValueError("rank must be a number from 1 to 5")
-            color = None if color is None else Color.from_name(color)
+            if color is not None:
+                known = type(color) is str and _COLOR_BY_LABEL.get(color)
+                color = known or Color.from_name(color)
             slots = obj.get("slots")
             if slots is not None:
                 slots = _parse_slots(slots)
+            if hand_memory:
+                if to is None or (color is None and rank is None):
+                    raise ValueError('with hand memory a hint names "to" and a "color" or a "rank"')
+                if slots is None:
+                    raise ValueError('with hand memory a hint lists the "slots" it touched')
+            elif slots is not None and hand_memory is not None:
+                raise ValueError('"slots" needs "hand_memory": true in the header')
             return _new_tuple(Hint, (to, color, rank, player, at, slots))
         card = obj.get("card")
         if card is None:
             raise ValueError(f'a {kind} action needs its card, like "card": "R3"')
         card = (type(card) is str and _CARD_BY_CODE.get(card)) or Card.from_code(card)
         slot = obj.get("slot")
-        if slot is not None and not _is_slot(slot):
+        if slot is not None and (type(slot) is not int or slot < 1):
             raise ValueError("slot must be a whole number from 1")
+        announce = None
         if kind == "play":
             announce = obj.get("announce")
-            announce = None if announce is None else Color.from_name(announce)
+            if announce is not None:
+                known = type(announce) is str and _COLOR_BY_LABEL.get(announce)
+                announce = known or Color.from_name(announce)
+        if hand_memory:
+            if slot is None:
+                raise ValueError(f'with hand memory a {kind} names its "slot"')
+        elif slot is not None and hand_memory is not None:
+            raise ValueError('"slot" needs "hand_memory": true in the header')
+        if kind == "play":
             return _new_tuple(Play, (card, announce, player, at, slot))
         return _new_tuple(Discard, (card, player, at, slot))
     except CardFormatError as error:
         raise ValueError(str(error)) from None
 
 
-def _is_slot(value: object) -> bool:
-    return type(value) is int and value >= 1
+_SLOTS_SPELLING = "slots must be a list of whole numbers from 1, like [1, 4]"
 
 
 def _parse_slots(value: object) -> tuple[int, ...]:
     """The ``slots`` of a hint: distinct whole numbers from 1 (GAME-LOG.md, "Hand memory")."""
-    if type(value) is not list or not all(type(slot) is int and slot >= 1 for slot in value):
-        raise ValueError("slots must be a list of whole numbers from 1, like [1, 4]")
+    if type(value) is not list:
+        raise ValueError(_SLOTS_SPELLING)
+    for slot in value:
+        if type(slot) is not int or slot < 1:
+            raise ValueError(_SLOTS_SPELLING)
     if len(set(value)) < len(value):
         repeated = next(slot for slot in value if value.count(slot) > 1)
         raise ValueError(f"slot {repeated} is listed twice in slots")
     return tuple(value)
-
-
-def _check_slots_present(action: Action, hand_memory: bool) -> None:
-    """With hand memory every action says where its cards were; without, none does."""
-    if isinstance(action, Hint):
-        if not hand_memory:
-            if action.slots is not None:
-                raise ValueError('"slots" needs "hand_memory": true in the header')
-        elif action.to is None or (action.color is None and action.rank is None):
-            raise ValueError('with hand memory a hint names "to" and a "color" or a "rank"')
-        elif action.slots is None:
-            raise ValueError('with hand memory a hint lists the "slots" it touched')
-    elif not hand_memory:
-        if action.slot is not None:
-            raise ValueError('"slot" needs "hand_memory": true in the header')
-    elif action.slot is None:
-        raise ValueError(f'with hand memory a {type(action).__name__.lower()} names its "slot"')
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:

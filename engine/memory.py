@@ -11,19 +11,21 @@ the table was told.
 
 >>> from engine.options import GameOptions
 >>> fresh = SlotKnowledge.fresh(GameOptions())
->>> red = touched_by_color(fresh, Color.RED, wild=False)
->>> red.color, sorted(red.ranks), red.touched
-(<Color.RED: 0>, [1, 2, 3, 4, 5], True)
->>> not_red = missed_by_color(fresh, Color.RED, wild=False)
+>>> (red, not_red), possible = after_hint((fresh, fresh), Color.RED, {1}, wild=False)
+>>> red.color, sorted(red.ranks), red.touched, possible
+(<Color.RED: 0>, [1, 2, 3, 4, 5], True, True)
 >>> [c.label for c in not_red.colors], not_red.touched
 (['yellow', 'green', 'blue', 'white'], False)
+>>> after_hint((red,), Color.RED, frozenset(), wild=False)[1]  # red, and not red: impossible
+False
 >>> red.allows(Card.from_code("R3")), red.allows(Card.from_code("B3"))
 (True, False)
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple, TypeVar
 
 from engine.cards import Card, Color
 from engine.options import GameOptions
@@ -32,6 +34,8 @@ RANKS: frozenset[int] = frozenset((1, 2, 3, 4, 5))
 
 Clue = Color | int
 """What a hint names: a colour or a rank."""
+
+T = TypeVar("T", Color, int)
 
 
 class SlotKnowledge(NamedTuple):
@@ -45,7 +49,8 @@ class SlotKnowledge(NamedTuple):
     @classmethod
     def fresh(cls, options: GameOptions) -> SlotKnowledge:
         """A card nobody has hinted yet: any colour in play, any rank."""
-        return cls(frozenset(suit.color for suit in options.suits()), RANKS)
+        colors = frozenset(suit.color for suit in options.suits())
+        return cls(_COLOR_SUBSETS[colors], _RANK_SUBSETS[RANKS])
 
     @property
     def color(self) -> Color | None:
@@ -85,64 +90,85 @@ _ANSWERS: dict[tuple[Color, bool], frozenset[Color]] = {
 _RANK_SETS: dict[int, frozenset[int]] = {rank: frozenset((rank,)) for rank in RANKS}
 
 
+def _one_of_each(universe: Iterable[T]) -> dict[frozenset[T], frozenset[T]]:
+    """Every subset of ``universe``, each mapped to itself: one object per value."""
+    items = sorted(universe)
+    subsets = (
+        frozenset(item for bit, item in enumerate(items) if mask >> bit & 1)
+        for mask in range(1 << len(items))
+    )
+    return {subset: subset for subset in subsets}
+
+
+_COLOR_SUBSETS = _one_of_each(Color)
+_RANK_SUBSETS = _one_of_each(RANKS)
+
+
+def _splits(
+    answers: frozenset[T], subsets: dict[frozenset[T], frozenset[T]]
+) -> dict[frozenset[T], tuple[frozenset[T], frozenset[T]]]:
+    """For every set of possibilities a slot may have: what it keeps when a clue with these
+    ``answers`` touches it, and when the clue misses it (the very same set when the clue
+    could not touch it anyway)."""
+    return {
+        subset: (
+            subsets[subset & answers],
+            subset if subset.isdisjoint(answers) else subsets[subset - answers],
+        )
+        for subset in subsets
+    }
+
+
+# A hint is then a look-up per slot in these tables, and no set is built while refereeing
+# (building one costs as much as the rest of a slot's update). The slots hold the tables'
+# own sets (a fresh slot too), so each look-up finds its key by identity.
+_COLOR_SPLITS = {answers: _splits(answers, _COLOR_SUBSETS) for answers in set(_ANSWERS.values())}
+_RANK_SPLITS = {rank: _splits(answers, _RANK_SUBSETS) for rank, answers in _RANK_SETS.items()}
+
+
 def color_answers(color: Color, wild: bool) -> frozenset[Color]:
     """The colours of the cards a hint naming ``color`` touches."""
     return _ANSWERS[color, wild]
 
 
-def touched_by_color(slot: SlotKnowledge, color: Color, *, wild: bool) -> SlotKnowledge:
-    """``slot`` after a hint naming ``color`` touched it."""
-    colors, ranks, clues = slot
-    return _new_tuple(SlotKnowledge, (colors & _ANSWERS[color, wild], ranks, (*clues, color)))
-
-
-def missed_by_color(slot: SlotKnowledge, color: Color, *, wild: bool) -> SlotKnowledge:
-    """``slot`` after a hint naming ``color`` did not touch it (the same slot if it could not
-    be that colour anyway)."""
-    colors, ranks, clues = slot
-    answers = _ANSWERS[color, wild]
-    if colors.isdisjoint(answers):
-        return slot
-    return _new_tuple(SlotKnowledge, (colors - answers, ranks, clues))
-
-
-def touched_by_rank(slot: SlotKnowledge, rank: int) -> SlotKnowledge:
-    """``slot`` after a hint naming ``rank`` touched it."""
-    colors, ranks, clues = slot
-    return _new_tuple(SlotKnowledge, (colors, ranks & _RANK_SETS[rank], (*clues, rank)))
-
-
-def missed_by_rank(slot: SlotKnowledge, rank: int) -> SlotKnowledge:
-    """``slot`` after a hint naming ``rank`` did not touch it (the same slot if it could not
-    be that rank anyway)."""
-    colors, ranks, clues = slot
-    if rank not in ranks:
-        return slot
-    return _new_tuple(SlotKnowledge, (colors, ranks - _RANK_SETS[rank], clues))
-
-
 def after_hint(
     hand: tuple[SlotKnowledge, ...], clue: Clue, slots: frozenset[int], *, wild: bool
-) -> tuple[SlotKnowledge, ...]:
-    """The hand after a hint naming ``clue`` touched ``slots`` (numbers from 1).
+) -> tuple[tuple[SlotKnowledge, ...], bool]:
+    """The hand after a hint naming ``clue`` touched ``slots`` (numbers from 1), and whether
+    every slot can still hold a card (the caller refuses the hint if not).
 
-    Slots may be left with nothing possible: the caller refuses such a hint.
+    A touched slot keeps only what the clue answers and remembers the clue; a missed one
+    loses what the clue answers, and stays the very same value when it could not be that
+    anyway (most slots, late in a game: nothing is built for them).
     """
+    after = []
+    possible = True
+    # One loop per kind of clue: a colour hint changes colours, a rank hint ranks.
     if isinstance(clue, Color):
-        return tuple(
-            [
-                touched_by_color(slot, clue, wild=wild)
-                if number in slots
-                else missed_by_color(slot, clue, wild=wild)
-                for number, slot in enumerate(hand, start=1)
-            ]
-        )
-    return tuple(
-        [
-            touched_by_rank(slot, clue) if number in slots else missed_by_rank(slot, clue)
-            for number, slot in enumerate(hand, start=1)
-        ]
-    )
+        color_splits = _COLOR_SPLITS[_ANSWERS[clue, wild]]
+        for number, slot in enumerate(hand, start=1):
+            colors, ranks, clues = slot
+            kept, left = color_splits[colors]
+            if number in slots:
+                slot = _new_tuple(SlotKnowledge, (kept, ranks, (*clues, clue)))
+                possible = possible and bool(kept)
+            elif left is not colors:
+                slot = _new_tuple(SlotKnowledge, (left, ranks, clues))
+                possible = possible and bool(left)
+            after.append(slot)
+    else:
+        rank_splits = _RANK_SPLITS[clue]
+        for number, slot in enumerate(hand, start=1):
+            colors, ranks, clues = slot
+            kept_ranks, left_ranks = rank_splits[ranks]
+            if number in slots:
+                slot = _new_tuple(SlotKnowledge, (colors, kept_ranks, (*clues, clue)))
+                possible = possible and bool(kept_ranks)
+            elif left_ranks is not ranks:
+                slot = _new_tuple(SlotKnowledge, (colors, left_ranks, clues))
+                possible = possible and bool(left_ranks)
+            after.append(slot)
+    return tuple(after), possible
 
 
 def after_leaving(

@@ -6,10 +6,11 @@ engine cannot: that every card stays accounted for (docs/rules.md sections 1-4, 
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import Game, GameSetup, Hint, SetupError
+from engine import Game, GameSetup, Hint, IllegalAction, SetupError
 from engine.log import format_log, replay_log
 from engine.options import GameOptions
 from engine.setup import MAX_FUSES, MAX_HINTS
@@ -96,6 +97,27 @@ def test_log_round_trip_gives_an_equal_position(table, data):
     assert replayed.position == game.position
     assert replayed.actions == game.actions
     assert replayed.events == game.events
+
+
+@FAST
+@given(tables, st.data())
+def test_a_replayed_game_played_on_describes_every_action_as_one_played_all_along(table, data):
+    """A replay folds its actions without describing them (issue 23, referee speed): the
+    events worked out when asked, and those of actions applied after the replay, are the
+    ones a game applied action by action has, and the replay's refusal is the same."""
+    game = table.play_out()
+    cut = data.draw(st.integers(0, len(game.actions)))
+    replayed = Game.replay(table.setup, game.actions[:cut])
+    for action in game.actions[cut:]:
+        assert replayed.apply(action) == game.events[len(replayed.actions) - 1]
+    assert replayed.events == game.events
+    assert replayed.position == game.position
+    if game.actions:
+        with pytest.raises(IllegalAction) as folded:
+            Game.replay(table.setup, [*game.actions, game.actions[-1]])
+        with pytest.raises(IllegalAction) as applied:
+            game.apply(game.actions[-1])
+        assert str(folded.value) == str(applied.value)
 
 
 @FAST
