@@ -13,16 +13,12 @@ and xdotool.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import random
 import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,35 +26,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from test_app_xvfb import start_app  # noqa: E402
-from xwindow import keys  # noqa: E402
+from xwindow import keys, x_server  # noqa: E402
 
 from engine import Discard, Game, Play  # noqa: E402
 from engine.cards import Card  # noqa: E402
 from engine.errors import IllegalAction  # noqa: E402
 from engine.log import parse_log  # noqa: E402
-
-
-@contextlib.contextmanager
-def xvfb() -> Iterator[dict[str, str]]:
-    """An X server of our own (as tests/test_app_xvfb.py starts one)."""
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    env = {**os.environ, "DISPLAY": f":{number}"}
-    env.pop("SDL_VIDEODRIVER", None)
-    env.pop("WAYLAND_DISPLAY", None)
-    try:
-        yield env
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def stored_lines(data: Path) -> list[str]:
@@ -105,7 +78,7 @@ def main() -> None:
     survived = typed = 0
     failures: list[str] = []
     start = time.monotonic()
-    with xvfb() as env, tempfile.TemporaryDirectory() as tmp:
+    with x_server() as env, tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
         seen: list[str] = []
         for round_number in range(kills):

@@ -236,11 +236,6 @@ class App:
         self._ready_sent = False
         #: The page for phones (``[web]``), fed a snapshot after every frame; None: off.
         self.web: WebLink | None = None
-        try:  # the phones paired with the table (a damaged table of them: none, said once)
-            controller.paired = storage.paired_phones()
-            storage.forget_phone_answers()
-        except StorageError as error:
-            log.warning("%s: no phone can enter actions until they are paired again", error)
         pygame.key.set_repeat()  # no key repeat: a held key is one action
         pygame.key.start_text_input()
 
@@ -306,6 +301,10 @@ class App:
         self.web = web
         self.controller.phones_url = web.url
         web.inbox = self.inbox.emit
+        try:  # the phones paired with the table (a damaged table of them: none, said once)
+            self.controller.paired = self.storage.paired_phones()
+        except StorageError as error:
+            log.warning("%s: no phone can enter actions until they are paired again", error)
         self.publish_phones()
 
     def publish(self) -> None:
@@ -447,13 +446,14 @@ class App:
             words = message_words(lang, reply.message, names)
         return Answer(reply.ok, reply.status, words, reply.actions)
 
-    def receipt(self, reply: PhoneReply | None) -> tuple[PhoneReceipt | None, Answer | None]:
-        """What the database keeps of a phone's request with the action it made."""
-        if reply is None or not isinstance(reply.request, PhoneMove):
-            return None, None
+    def receipt(self, reply: PhoneReply) -> tuple[PhoneReceipt | None, Answer]:
+        """The answer a phone is given, and what the database keeps of it with its request
+        (None for a pairing: it has no request id)."""
         answer = self.answer_phone(reply)
-        move = reply.request
-        receipt = PhoneReceipt(move.request_id, reply.phone_id, answer.status, answer.to_json())
+        request = reply.request
+        if not isinstance(request, PhoneMove):
+            return None, answer
+        receipt = PhoneReceipt(request.request_id, reply.phone_id, answer.status, answer.to_json())
         return receipt, answer
 
     def pair_phone(self, effect: PairPhone) -> None:
@@ -559,30 +559,23 @@ class App:
         if isinstance(effect, StartGame):
             self.finish_pending()  # new_game abandons any game still "playing"
             self.game_id = storage.new_game(effect.setup)
-        elif isinstance(effect, RecordAction):
+        elif isinstance(effect, RecordAction | RecordUndo):
             assert self.game_id is not None
-            receipt, answer = self.receipt(effect.reply)
-            storage.append_action(self.game_id, effect.action, receipt=receipt)
+            receipt, answer = (None, None) if effect.reply is None else self.receipt(effect.reply)
+            if isinstance(effect, RecordAction):
+                storage.append_action(self.game_id, effect.action, receipt=receipt)
+            else:
+                storage.drop_last_action(self.game_id, receipt=receipt)
             if effect.reply is not None and answer is not None:
                 effect.reply.request.reply(answer)  # stored: now the phone may show it
-        elif isinstance(effect, RecordUndo):
-            assert self.game_id is not None
-            receipt, answer = self.receipt(effect.reply)
-            storage.drop_last_action(self.game_id, receipt=receipt)
-            if effect.reply is not None and answer is not None:
-                effect.reply.request.reply(answer)
         elif isinstance(effect, PhoneReply):
-            answer = self.answer_phone(effect)
-            request = effect.request
-            if effect.keep and isinstance(request, PhoneMove):
-                receipt = PhoneReceipt(
-                    request.request_id, effect.phone_id, answer.status, answer.to_json()
-                )
+            receipt, answer = self.receipt(effect)
+            if effect.keep and receipt is not None:
                 try:  # kept for a retry; not kept, the retry is judged again (nothing changed)
                     storage.keep_phone_answer(receipt)
                 except StorageError as error:
                     log.warning("%s", error)
-            request.reply(answer)
+            effect.request.reply(answer)
         elif isinstance(effect, PairPhone):
             self.pair_phone(effect)
         elif isinstance(effect, UnpairPhone):

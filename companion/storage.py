@@ -126,6 +126,8 @@ class GameStatus(StrEnum):
     ABANDONED = "abandoned"
 
 
+#: How the database writes a time (UTC, to the second): as text, it sorts as time does.
+_STAMP = "%Y-%m-%dT%H:%M:%SZ"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _HEADER_SIZE = 100
 _APPLICATION_ID_OFFSET = 68
@@ -835,7 +837,7 @@ class Storage:
                 )
             _append_lines(db, game_id, [line])
             if receipt is not None:
-                _keep_receipt(db, receipt, self._stamp())
+                _keep_receipt(db, receipt, _as_utc(self._now()))
 
     def drop_last_action(self, game_id: int, *, receipt: PhoneReceipt | None = None) -> None:
         """Undo: delete the game's last action; committed when this returns.
@@ -878,7 +880,7 @@ class Storage:
                     (game_id,),
                 )
             if receipt is not None:
-                _keep_receipt(db, receipt, self._stamp())
+                _keep_receipt(db, receipt, _as_utc(self._now()))
 
     def finish(self, game_id: int, game: Game) -> None:
         """Mark the game ``over`` with its result from ``game`` (score, rating, outcome…).
@@ -1227,22 +1229,20 @@ class Storage:
     def forget_phone_answers(self, older_than: timedelta = PHONE_ANSWERS_KEPT) -> int:
         """Forget the answers to requests older than ``older_than`` (a phone retries within
         seconds; a request older than a day is refused anyway, its position long left).
-        Returns how many were forgotten."""
-        limit = (_as_utc(self._now()) - older_than).strftime("%Y-%m-%dT%H:%M:%SZ")
+        Keeping an answer does it too, in its transaction. Returns how many were forgotten."""
         with self._transaction("forget old answers to phones", write=True) as db:
-            cursor = db.execute("DELETE FROM phone_requests WHERE at < ?", (limit,))
-        return cursor.rowcount
+            return _forget_answers(db, _as_utc(self._now()) - older_than)
 
     def keep_phone_answer(self, receipt: PhoneReceipt) -> None:
         """Remember the answer to a request that changed nothing (a refusal), so that a
         retry of it is answered the same."""
         with self._transaction("remember a phone's answer", write=True) as db:
-            _keep_receipt(db, receipt, self._stamp())
+            _keep_receipt(db, receipt, _as_utc(self._now()))
 
     # -- internals -------------------------------------------------------------
 
     def _stamp(self) -> str:
-        return _as_utc(self._now()).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return _as_utc(self._now()).strftime(_STAMP)
 
     @contextlib.contextmanager
     def _transaction(
@@ -1478,13 +1478,28 @@ def _append_lines(db: sqlite3.Connection, game_id: int, lines: list[str]) -> Non
     db.execute("UPDATE games SET actions_count = ?, chain = ? WHERE id = ?", (count, link, game_id))
 
 
-def _keep_receipt(db: sqlite3.Connection, receipt: PhoneReceipt, stamp: str) -> None:
+def _keep_receipt(db: sqlite3.Connection, receipt: PhoneReceipt, now: datetime) -> None:
     """The answer to a phone's request, by its id (in the caller's transaction): a
-    second one with the same id fails the transaction, so nothing is recorded twice."""
+    second one with the same id fails the transaction, so nothing is recorded twice.
+    Answers older than :data:`PHONE_ANSWERS_KEPT` go in the same transaction."""
+    _forget_answers(db, now - PHONE_ANSWERS_KEPT)
     db.execute(
         "INSERT INTO phone_requests (id, phone_id, status, answer, at) VALUES (?, ?, ?, ?, ?)",
-        (receipt.request_id, receipt.phone_id, receipt.status, json.dumps(receipt.answer), stamp),
+        (
+            receipt.request_id,
+            receipt.phone_id,
+            receipt.status,
+            json.dumps(receipt.answer),
+            now.strftime(_STAMP),
+        ),
     )
+
+
+def _forget_answers(db: sqlite3.Connection, before: datetime) -> int:
+    """Delete the answers kept for requests made before ``before``; how many went."""
+    return db.execute(
+        "DELETE FROM phone_requests WHERE at < ?", (before.strftime(_STAMP),)
+    ).rowcount
 
 
 def _chain_head(db: sqlite3.Connection, game_id: int) -> tuple[int, bytes]:

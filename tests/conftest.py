@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from needs import CHROMIUM_ARGS, PHONE, need_tool, unavailable
 from notify_socket import Receiver
+from xwindow import x_server
 
 
 @pytest.fixture
@@ -93,24 +94,8 @@ def xvfb() -> Iterator[dict[str, str]]:
     in it needs (its DISPLAY; no SDL driver or Wayland display forced)."""
     need_tool("Xvfb")
     need_tool("xdotool")
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    env = {**os.environ, "DISPLAY": f":{number}"}
-    env.pop("SDL_VIDEODRIVER", None)
-    env.pop("WAYLAND_DISPLAY", None)
-    try:
+    with x_server() as env:
         yield env
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +119,35 @@ def page(browser: Any) -> Iterator[Any]:
     opened = context.new_page()
     yield opened
     context.close()
+
+
+@pytest.fixture
+def headless(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app's surroundings here: SDL's dummy driver, and no systemd to notify."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def make_app(tmp_path: Path, headless: None) -> Iterator[Any]:
+    """The real App on the dummy driver, its SQLite file in ``tmp_path / "data"``, as it
+    resumes at start: ``make_app(size)``. Closed after the test."""
+    from companion.app import App, resume
+    from companion.controller import SetupDraft
+    from companion.display import open_display
+    from companion.storage import Storage
+
+    opened: list[tuple[Any, Any]] = []
+
+    def make(size: tuple[int, int] = (480, 320)) -> App:
+        storage = Storage.open(tmp_path / "data")
+        controller, game_id = resume(storage, SetupDraft(players=2))
+        display = open_display("dummy", size)
+        opened.append((display, storage))
+        return App(storage, display, controller, game_id)
+
+    yield make
+    for display, storage in opened:
+        display.close()
+        storage.close()

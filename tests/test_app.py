@@ -25,17 +25,8 @@ from hardware.events import ChooseColor, ChooseRank, Key, Press, Tap
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
-        monkeypatch.delenv(name, raising=False)
-    storage = Storage.open(tmp_path / "data")
-    controller, game_id = resume(storage, SetupDraft(players=2))
-    display = open_display("dummy", (480, 320))
-    application = App(storage, display, controller, game_id)
-    yield application
-    display.close()
-    storage.close()
+def app(make_app):
+    return make_app((480, 320))
 
 
 def stored_actions(app: App) -> list[str]:

@@ -354,10 +354,7 @@ class Table:
 
 
 @pytest.fixture
-def open_table(tmp_path, monkeypatch) -> Iterator[Callable[..., Table]]:
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
-        monkeypatch.delenv(name, raising=False)
+def open_table(tmp_path, headless) -> Iterator[Callable[..., Table]]:
     tables: list[Table] = []
 
     def make(options: GameOptions | None = None) -> Table:

@@ -17,21 +17,18 @@ import zxingcpp
 from screen_states import PAIRED, STATES
 
 from companion import i18n
-from companion.app import App, resume
+from companion.app import App
 from companion.controller import (
     REMOVE_PHONE,
     Controller,
     Info,
     Screen,
-    SetupDraft,
     UnpairPhone,
 )
-from companion.display import open_display
 from companion.keys import key_event
 from companion.phone_input import Answer, PairedPhone, PhonePair, hash_token
 from companion.screens import Renderer
 from companion.screens.phones import QUIET_ZONE, qr_matrix, spaced_code
-from companion.storage import Storage
 from hardware.events import InputEvent, Key, Press, Select, Tap
 
 SIZES = [(240, 320), (320, 240), (480, 320), (800, 480), (480, 800), (320, 480)]
@@ -252,17 +249,8 @@ def test_a_tap_on_a_phone_no_longer_paired_removes_nothing():
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
-        monkeypatch.delenv(name, raising=False)
-    storage = Storage.open(tmp_path / "data")
-    controller, game_id = resume(storage, SetupDraft(players=2))
-    display = open_display("dummy", (320, 240))
-    application = App(storage, display, controller, game_id)
-    yield application
-    display.close()
-    storage.close()
+def app(make_app):
+    return make_app((320, 240))
 
 
 def open_phones_page(app: App) -> str:

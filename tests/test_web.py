@@ -273,12 +273,9 @@ def test_a_server_that_cannot_start_is_one_line_and_start_returns(caplog):
     ]
 
 
-def test_the_app_plays_on_when_the_server_fails(tmp_path, monkeypatch, caplog):
+def test_the_app_plays_on_when_the_server_fails(tmp_path, headless, caplog):
     """The app with [web] on and its port taken: one line in the log, and the game goes on
     (actions recorded, frames drawn), the snapshot still built."""
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
-        monkeypatch.delenv(name, raising=False)
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen()
@@ -308,12 +305,9 @@ def test_the_app_plays_on_when_the_server_fails(tmp_path, monkeypatch, caplog):
         taken.close()
 
 
-def test_the_app_publishes_each_change_and_a_new_code_from_the_menu(tmp_path, monkeypatch):
+def test_the_app_publishes_each_change_and_a_new_code_from_the_menu(tmp_path, headless):
     """In the app: the page follows the game (an action is an event), the Phones page
     shows the URL, and its New code button replaces the stored code: old links get 403."""
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
-        monkeypatch.delenv(name, raising=False)
     storage = Storage.open(tmp_path / "data")
     controller, game_id = resume(storage, SetupDraft(players=2))
     display = open_display("dummy", (480, 320))

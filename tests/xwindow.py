@@ -3,8 +3,11 @@ typed into with xdotool, as the app, the burst and the phone-page tests drive it
 
 from __future__ import annotations
 
+import contextlib
+import os
 import subprocess
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -38,3 +41,27 @@ def keys(env: dict[str, str], window: str, *names: str) -> None:
     for name in names:
         subprocess.run(["xdotool", "key", "--window", window, name], env=env, check=True)
         time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def x_server() -> Iterator[dict[str, str]]:
+    """A private X server (Xvfb, 1024x768): the environment a program started in it needs
+    (its DISPLAY; no SDL driver or Wayland display forced)."""
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    env = {**os.environ, "DISPLAY": f":{number}"}
+    env.pop("SDL_VIDEODRIVER", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    try:
+        yield env
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
