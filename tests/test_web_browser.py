@@ -15,11 +15,13 @@ looked at).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -277,6 +279,29 @@ def test_the_busiest_tables_fit_a_phone(page: Any, state: str, lang: str) -> Non
         server.stop()
 
 
+@contextlib.contextmanager
+def on_history_tab(page: Any, data_dir: Path) -> Iterator[None]:
+    """The real server with the games of ``data_dir`` (read-only, as the app serves them),
+    and ``page`` on its History tab; stopped after."""
+    from companion.web.history import HistorySource
+
+    source = HistorySource(data_dir)
+    port, code = free_port(), "hist2345"
+    server = WebServer(
+        SnapshotBoard(snapshot_of(1)), code, port=port, bind="127.0.0.1", history=source
+    )
+    server.start()
+    try:
+        assert server.ready.wait(10) and server.failure is None
+        page.goto(f"http://127.0.0.1:{port}/?code={code}")
+        wait_for_actions(page, 1)
+        page.click("button[data-view=history]")
+        yield
+    finally:
+        server.stop()
+        source.close()
+
+
 def test_the_history_lists_the_games_and_draws_its_charts(page: Any, tmp_path: Path) -> None:
     """Issue 21: the History tab lists every stored game (the unfinished one marked),
     draws the scores game after game and how often each score came (uPlot, served by the
@@ -284,55 +309,43 @@ def test_the_history_lists_the_games_and_draws_its_charts(page: Any, tmp_path: P
     download."""
     from test_web import stored_games
 
-    from companion.web.history import HistorySource
-
     storage = stored_games(tmp_path / "data", finished=6)
-    source = HistorySource(tmp_path / "data")
-    port, code = free_port(), "hist2345"
-    board = SnapshotBoard(snapshot_of(1))
-    server = WebServer(board, code, port=port, bind="127.0.0.1", history=source)
-    server.start()
     try:
-        assert server.ready.wait(10) and server.failure is None
-        page.goto(f"http://127.0.0.1:{port}/?code={code}")
-        wait_for_actions(page, 1)
-        page.click("button[data-view=history]")
-        page.wait_for_selector("#games .game-row", timeout=SHOWN_MS)
-        assert page.locator("#games .game-row").count() == 7
-        assert page.locator("#games .game-row.unfinished").count() == 1
-        assert page.locator("#stats tr").count() == 2
-        for chart in ("#chart-scores", "#chart-distribution"):
-            page.wait_for_selector(f"{chart} canvas", timeout=SHOWN_MS)
-            inked = page.evaluate(
-                """(selector) => {
-                    const canvas = document.querySelector(selector + " canvas");
-                    const pixels = canvas.getContext("2d")
-                        .getImageData(0, 0, canvas.width, canvas.height).data;
-                    let inked = 0;
-                    for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) inked++;
-                    return inked;
-                }""",
-                chart,
-            )
-            assert inked > 500, (chart, inked)  # a line or bars drawn, not an empty frame
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= PHONE["width"]
-        shot(page, "history")
-        page.click("#games .game-row:not(.unfinished)")
-        page.wait_for_selector("#game-detail:not([hidden])", timeout=SHOWN_MS)
-        assert page.locator("#game-actions li").count() > 10
-        href = page.get_attribute("#game-log", "href")
-        assert href is not None and href.startswith("/games/") and ".log" in href
-        with page.expect_download() as download:
-            page.click("#game-log")
-        saved = tmp_path / "saved.jsonl"
-        download.value.save_as(saved)
-        game_id = int(href.split("/")[2].split(".")[0])
-        assert saved.read_text() == storage.export(game_id)
-        shot(page, "history-game")
+        with on_history_tab(page, tmp_path / "data"):
+            page.wait_for_selector("#games .game-row", timeout=SHOWN_MS)
+            assert page.locator("#games .game-row").count() == 7
+            assert page.locator("#games .game-row.unfinished").count() == 1
+            assert page.locator("#stats tr").count() == 2
+            for chart in ("#chart-scores", "#chart-distribution"):
+                page.wait_for_selector(f"{chart} canvas", timeout=SHOWN_MS)
+                inked = page.evaluate(
+                    """(selector) => {
+                        const canvas = document.querySelector(selector + " canvas");
+                        const pixels = canvas.getContext("2d")
+                            .getImageData(0, 0, canvas.width, canvas.height).data;
+                        let inked = 0;
+                        for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) inked++;
+                        return inked;
+                    }""",
+                    chart,
+                )
+                assert inked > 500, (chart, inked)  # a line or bars drawn, not an empty frame
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE["width"]
+            shot(page, "history")
+            page.click("#games .game-row:not(.unfinished)")
+            page.wait_for_selector("#game-detail:not([hidden])", timeout=SHOWN_MS)
+            assert page.locator("#game-actions li").count() > 10
+            href = page.get_attribute("#game-log", "href")
+            assert href is not None and href.startswith("/games/") and ".log" in href
+            with page.expect_download() as download:
+                page.click("#game-log")
+            saved = tmp_path / "saved.jsonl"
+            download.value.save_as(saved)
+            game_id = int(href.split("/")[2].split(".")[0])
+            assert saved.read_text() == storage.export(game_id)
+            shot(page, "history-game")
     finally:
-        server.stop()
-        source.close()
         storage.close()
 
 
@@ -346,31 +359,20 @@ def test_an_empty_history_says_so_and_shows_no_empty_chart(
     from test_web import stored_games
 
     from companion import i18n
-    from companion.web.history import HistorySource
 
     storage = stored_games(tmp_path / "data", finished=0) if stored != "nothing" else None
-    source = HistorySource(tmp_path / "data")
-    port, code = free_port(), "empty234"
-    board = SnapshotBoard(snapshot_of(1))
-    server = WebServer(board, code, port=port, bind="127.0.0.1", history=source)
-    server.start()
     try:
-        assert server.ready.wait(10) and server.failure is None
-        page.goto(f"http://127.0.0.1:{port}/?code={code}")
-        wait_for_actions(page, 1)
-        page.click("button[data-view=history]")
-        page.wait_for_selector("#charts-empty:not([hidden])", timeout=SHOWN_MS)
-        assert page.inner_text("#charts-empty") == i18n.tr("en", "web_no_charts")
-        for box in ("#chart-scores", "#chart-distribution"):
-            assert not page.is_visible(box), box
-        assert page.locator("canvas").count() == 0
-        assert page.locator("#games .game-row").count() == (0 if storage is None else 1)
-        assert page.locator("#games .game-row.unfinished").count() == (storage is not None)
-        assert page.is_visible("#games-title") == (storage is not None)
-        shot(page, "history-empty" if storage is None else "history-in-play")
+        with on_history_tab(page, tmp_path / "data"):
+            page.wait_for_selector("#charts-empty:not([hidden])", timeout=SHOWN_MS)
+            assert page.inner_text("#charts-empty") == i18n.tr("en", "web_no_charts")
+            for box in ("#chart-scores", "#chart-distribution"):
+                assert not page.is_visible(box), box
+            assert page.locator("canvas").count() == 0
+            assert page.locator("#games .game-row").count() == (0 if storage is None else 1)
+            assert page.locator("#games .game-row.unfinished").count() == (storage is not None)
+            assert page.is_visible("#games-title") == (storage is not None)
+            shot(page, "history-empty" if storage is None else "history-in-play")
     finally:
-        server.stop()
-        source.close()
         if storage is not None:
             storage.close()
 
