@@ -775,6 +775,19 @@ def pair(run: Run, companion: Companion, phones: int) -> list[str]:
 # -- the verdict -------------------------------------------------------------------------
 
 
+#: The counts that must be 0 (the run fails otherwise).
+GOALS = (
+    "lost",
+    "duplicates",
+    "illegal_accepted",
+    "answered_differently",
+    "stored_without_request",
+    "shown_before_stored",
+    "set_aside",
+    "not_replayed",
+)
+
+
 @dataclass
 class Figures:
     run: Run
@@ -788,17 +801,7 @@ class Figures:
 
     @property
     def failed(self) -> bool:
-        goals = (
-            "lost",
-            "duplicates",
-            "illegal_accepted",
-            "answered_differently",
-            "stored_without_request",
-            "shown_before_stored",
-            "set_aside",
-            "not_replayed",
-        )
-        return any(self.counts[name] for name in goals)
+        return any(self.counts[name] for name in GOALS)
 
     def lines(self) -> list[str]:
         c = self.counts

@@ -105,20 +105,27 @@ def imports_before_first_frame(text: str) -> list[tuple[int, int, str]]:
     return rows
 
 
+def start_environment(display_name: str, prefix: str) -> tuple[dict[str, str], str, Path]:
+    """What a measured start runs in: the X server, no SDL driver forced, no systemd to
+    notify, bytecode cached in a folder of its own (as an install has it); that folder,
+    and a scratch folder."""
+    env = {**os.environ, "DISPLAY": display_name}
+    for name in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY", "PYTHONDONTWRITEBYTECODE"):
+        env.pop(name, None)
+    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
+        env.pop(name, None)
+        os.environ.pop(name, None)
+    pycache = tempfile.mkdtemp(prefix=f"{prefix}-pycache-")
+    env["PYTHONPYCACHEPREFIX"] = pycache
+    return env, pycache, Path(tempfile.mkdtemp(prefix=f"{prefix}-"))
+
+
 def main() -> None:
     arguments = [argument for argument in sys.argv[1:] if argument != "--no-web"]
     runs = int(arguments[0]) if arguments else RUNS
     web = "--no-web" not in sys.argv[1:]
     with xvfb() as display_name:
-        env = {**os.environ, "DISPLAY": display_name}
-        for name in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY", "PYTHONDONTWRITEBYTECODE"):
-            env.pop(name, None)
-        for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
-            env.pop(name, None)
-            os.environ.pop(name, None)
-        pycache = tempfile.mkdtemp(prefix="start-imports-pycache-")
-        scratch = Path(tempfile.mkdtemp(prefix="start-imports-"))
-        env["PYTHONPYCACHEPREFIX"] = pycache
+        env, pycache, scratch = start_environment(display_name, "start-imports")
         x = X(display_name)
         try:
             data = game_to_resume(env, x)

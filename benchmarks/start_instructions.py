@@ -19,16 +19,13 @@ the start about 50 times slower).
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
 from app_speed import COMMAND, REPO, X, game_to_resume, xvfb
-from start_imports import run_arguments, web_config
+from start_imports import run_arguments, start_environment, web_config
 
 #: The start, cut at READY=1: ``python -c`` with these lines, then ``run``'s arguments.
 STARTER = """
@@ -56,15 +53,8 @@ def main() -> None:
     if valgrind is None:
         sys.exit("valgrind is not installed")
     with xvfb() as display_name:
-        env = {**os.environ, "DISPLAY": display_name, "PYTHONHASHSEED": "0"}
-        for name in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY", "PYTHONDONTWRITEBYTECODE"):
-            env.pop(name, None)
-        for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
-            env.pop(name, None)
-            os.environ.pop(name, None)
-        pycache = tempfile.mkdtemp(prefix="start-instructions-pycache-")
-        scratch = Path(tempfile.mkdtemp(prefix="start-instructions-"))
-        env["PYTHONPYCACHEPREFIX"] = pycache
+        env, pycache, scratch = start_environment(display_name, "start-instructions")
+        env["PYTHONHASHSEED"] = "0"
         x = X(display_name)
         try:
             data = game_to_resume(env, x)
