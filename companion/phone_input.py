@@ -19,8 +19,8 @@ in the database, in the same transaction as the action).
 (7, Hint(to=1, color=<Color.YELLOW: 1>, rank=None, player=None, at=None, slots=(2, 3)))
 >>> move_to_json(move)["action"]
 {'action': 'hint', 'to': 1, 'color': 'yellow', 'slots': [2, 3]}
->>> undo = {"action": "undo"}
->>> parse_move({"id": "k3Jx-9aQ2mZ7pLw0", "game": "4", "position": 7, "action": undo}).undo
+>>> body = {"id": "k3Jx-9aQ2mZ7pLw0", "game": "4", "position": 7, "action": {"action": "undo"}}
+>>> parse_move(body).action is None  # an undo
 True
 """
 
@@ -95,7 +95,7 @@ def _no_reply(answer: Answer) -> None:
 
 @dataclass(frozen=True, slots=True)
 class PhoneMove:
-    """A paired phone's action (``undo``: take the last one back), made on ``position``
+    """A paired phone's action (None: an undo, the last one taken back), made on ``position``
     (the count of actions the phone saw) of game ``game``; ``preview_only``: say what it
     would do, change nothing. ``token_hash``: the phone's pairing token, hashed."""
 
@@ -106,10 +106,6 @@ class PhoneMove:
     token_hash: bytes = b""
     preview_only: bool = False
     reply: Reply = field(default=_no_reply, compare=False, repr=False)
-
-    @property
-    def undo(self) -> bool:
-        return self.action is None
 
 
 @dataclass(frozen=True, slots=True)
