@@ -11,15 +11,18 @@ not share the companion's interpreter:
    phone has read that action's event (one clock: CLOCK_MONOTONIC, shared by processes);
 2. the panel's input -> frame with 10 phones connected against none: the real ``App``
    with SDL's dummy driver, one action dispatched and its frame drawn (plus the
-   snapshot published when phones are on), p50/p99;
+   snapshot published when phones are on), p50/p99; the actions 50 ms apart (a
+   table's come seconds apart: the phones have had the previous one), in 5 rounds
+   that alternate no page and 10 phones, so the machine's other work falls on both;
 3. idle CPU of the companion's process with 10 phones connected, over 20 s;
 4. resident memory added by the server: VmRSS of a process that has imported the app
    (pygame) and drawn, before and after the server starts and 10 phones connect, and
    what each step added (asyncio, aiohttp's package, ``aiohttp.web``, our server
-   module, serving, the phones);
+   module, serving, the phones), the server imported as the app does (without
+   ``ssl``: :mod:`companion.no_tls`);
 5. the page's weight: every file of the first load, raw and gzipped.
 
-Figures are printed, never asserted. Takes about a minute.
+Figures are printed, never asserted. Takes about two minutes.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 ACTIONS = 300
+#: The panel's actions: this many rounds of each (no page, 10 phones), alternating.
+PANEL_ROUNDS, PANEL_ACTIONS, PANEL_PAUSE = 5, 100, 0.05
 IDLE_SECONDS = 20.0
 CODE = "bench234"
 
@@ -184,7 +189,7 @@ def to_every_phone(phones_count: int) -> list[float]:
     return samples
 
 
-def input_to_frame(phones_count: int) -> list[tuple[float, float]]:
+def input_to_frame(phones_count: int, actions: int) -> list[tuple[float, float]]:
     """The real App (SDL dummy), one action each: (input -> frame presented, input ->
     the app thread free again), in ms. With ``phones_count`` phones, the page for phones
     is on: the snapshot is built and published after the frame is presented."""
@@ -227,7 +232,7 @@ def input_to_frame(phones_count: int) -> list[tuple[float, float]]:
         display.present = timed_present  # type: ignore[method-assign]
         samples: list[tuple[float, float]] = []
         try:
-            for _ in range(ACTIONS):
+            for _ in range(actions):
                 game = app.controller.game
                 assert game is not None
                 key = Key.HINT if game.position.hints > 0 else Key.UNDO
@@ -240,7 +245,7 @@ def input_to_frame(phones_count: int) -> list[tuple[float, float]]:
                 app.draw()
                 end = time.perf_counter_ns()
                 samples.append(((presented[0] - start) / 1e6, (end - start) / 1e6))
-                time.sleep(0.003)
+                time.sleep(PANEL_PAUSE)
         finally:
             if phones is not None:
                 phones.stop()
@@ -295,15 +300,17 @@ controller = Controller(SetupDraft(players=4))
 surface = pygame.Surface((480, 320))
 Renderer((480, 320)).draw(surface, controller)
 board = SnapshotBoard(build_snapshot(controller))
+from companion.no_tls import without_tls
 stages = [("before", rss())]
-import asyncio
-stages.append(("asyncio (with ssl)", rss()))
-import aiohttp
-stages.append(("aiohttp's package (its client too)", rss()))
-from aiohttp import web
-stages.append(("aiohttp.web", rss()))
-from companion.web.server import WebServer
-stages.append(("companion.web.server", rss()))
+with without_tls():  # as the app's WebLink imports the server
+    import asyncio
+    stages.append(("asyncio", rss()))
+    import aiohttp
+    stages.append(("aiohttp's package (its client too)", rss()))
+    from aiohttp import web
+    stages.append(("aiohttp.web", rss()))
+    from companion.web.server import WebServer
+    stages.append(("companion.web.server", rss()))
 server = WebServer(board, {code!r}, port={port}, bind="127.0.0.1")
 server.start()
 server.ready.wait(10)
@@ -312,13 +319,16 @@ print("listening", flush=True)
 sys.stdin.readline()  # the phones are connected
 time.sleep(1.0)
 stages.append(("10 phones", rss()))
-print(json.dumps(stages), flush=True)
+with open("/proc/self/maps") as maps:
+    tls = any("libssl" in line for line in maps)
+print(json.dumps({{"stages": stages, "libssl": tls}}), flush=True)
 """
 
 
-def rss_added(phones_count: int) -> list[tuple[str, int]]:
+def rss_added(phones_count: int) -> tuple[list[tuple[str, int]], bool]:
     """VmRSS (kB) of an app process before the server, after each step of starting it
-    (its imports one by one, then serving), and after it serves ``phones_count``.
+    (its imports one by one, as the app's ``WebLink`` makes them, then serving), and
+    after it serves ``phones_count``; and whether OpenSSL's libssl got loaded.
 
     With bytecode cached, as an install leaves it (a private ``PYTHONPYCACHEPREFIX``,
     filled first): compiling our modules from source would grow the heap before the
@@ -346,12 +356,13 @@ def rss_added(phones_count: int) -> list[tuple[str, int]]:
     phones.all_read(0)
     child.stdin.write("go\n")
     child.stdin.flush()
-    stages = [(str(name), int(kb)) for name, kb in json.loads(child.stdout.readline())]
+    measured = json.loads(child.stdout.readline())
+    stages = [(str(name), int(kb)) for name, kb in measured["stages"]]
     phones.stop()
     child.kill()
     child.wait()
     shutil.rmtree(pycache, ignore_errors=True)
-    return stages
+    return stages, bool(measured["libssl"])
 
 
 def main() -> None:
@@ -368,8 +379,11 @@ def main() -> None:
             f"{statistics.median(samples):.2f} ms, p99 {percentile(samples, 99):.2f} ms"
             f" ({len(samples)} actions)"
         )
-    without = input_to_frame(0)
-    with_phones = input_to_frame(10)
+    without: list[tuple[float, float]] = []
+    with_phones: list[tuple[float, float]] = []
+    for _ in range(PANEL_ROUNDS):
+        without += input_to_frame(0, PANEL_ACTIONS)
+        with_phones += input_to_frame(10, PANEL_ACTIONS)
     for index, what in ((0, "input -> frame presented"), (1, "input -> app thread free")):
         off = [sample[index] for sample in without]
         on = [sample[index] for sample in with_phones]
@@ -382,7 +396,7 @@ def main() -> None:
     cpu = idle_cpu(10)
     print(f"idle CPU, 10 phones connected, {IDLE_SECONDS:.0f} s: {cpu:.3f} % of a core"
           " (goal <= 0.3 %)")  # fmt: skip
-    stages = rss_added(10)
+    stages, tls = rss_added(10)
     before, after = stages[0][1], stages[-1][1]
     print(
         f"resident memory: {before / 1024:.1f} MB before the server, {after / 1024:.1f} MB with"
@@ -390,6 +404,7 @@ def main() -> None:
     )
     for (_, previous), (name, kb) in itertools.pairwise(stages):
         print(f"  {(kb - previous) / 1024:+5.1f} MB  {name}")
+    print(f"  libssl {'loaded' if tls else 'not loaded'} (the server is imported without ssl)")
 
 
 if __name__ == "__main__":

@@ -173,7 +173,10 @@ def run_command(args: argparse.Namespace) -> int:
             return 1
         notices = [storage_notice(storage, draft.language), controller.notice]
         controller.notice = " · ".join(filter(None, notices)) or None
-        return _run_app(args, config, storage, controller, game_id)
+        from companion.no_tls import without_tls
+
+        with without_tls():  # the server, the keyboard reader's evdev: no OpenSSL loaded
+            return _run_app(args, config, storage, controller, game_id)
 
 
 def _run_app(

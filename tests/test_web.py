@@ -397,6 +397,42 @@ def test_serving_waits_for_the_first_frame_and_does_not_import_aiohttp_before(tm
     assert done.stdout.strip() == "False"
 
 
+def test_the_server_is_imported_and_serves_without_openssl():
+    """Issue 21's memory aim: the app imports the server as on a Python without ``ssl``
+    (``companion.no_tls``, as ``run`` and ``WebLink`` do), so OpenSSL's TLS library is
+    never loaded; the page, plain HTTP, is served all the same, and ``ssl`` is
+    importable again afterwards."""
+    import subprocess
+    import sys
+
+    code = f"""
+import sys
+from companion.no_tls import without_tls
+assert "ssl" not in sys.modules
+with without_tls():
+    from companion.web.server import WebServer
+print("ssl" in sys.modules, "_ssl" in sys.modules)
+from companion.controller import Controller, SetupDraft
+from companion.web.snapshot import SnapshotBoard, build_snapshot
+server = WebServer(SnapshotBoard(build_snapshot(Controller(SetupDraft(players=3)))), {CODE!r},
+                   port=0, bind="127.0.0.1")
+server.start()
+assert server.ready.wait(10)
+with open("/proc/self/maps") as maps:
+    print(any("libssl" in line for line in maps))
+import urllib.request  # loads ssl: the block is over
+url = f"http://127.0.0.1:{{server.bound_port}}/snapshot.json?code={CODE}"
+with urllib.request.urlopen(url) as got:
+    print(got.status)
+server.stop()
+import ssl
+print(ssl.OPENSSL_VERSION.split()[0])
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:4] == ["False False", "False", "200", "OpenSSL"]
+
+
 def _answer_status(port: int, data: bytes) -> int | None:
     """Send raw bytes; the status of the answer (None: closed or silent, as a broken
     request may be)."""

@@ -117,7 +117,8 @@ def test_the_page_follows_a_game_played_in_the_real_app(
 ) -> None:
     """Issue 21: the page shows the table of the companion's window, move by move, without
     a reload; "My hand" (a seat picked once) shows that seat's hand memory after the hints
-    and after a card left the hand (slot 1 at the left)."""
+    and after a card left the hand (slot 1 at the left). The companion serves it without
+    loading OpenSSL (the server's memory aim: plain HTTP needs no TLS library)."""
     data, config = tmp_path / "data", tmp_path / "config.toml"
     port = free_port()
     config.write_text(
@@ -170,6 +171,8 @@ def test_the_page_follows_a_game_played_in_the_real_app(
         page.click("button[data-view=hands]")
         assert page.locator("#all-hands .seat").count() == 3
         shot(page, "every-hand")
+        with open(f"/proc/{app.pid}/maps", encoding="utf-8") as maps:
+            assert not any("libssl" in line for line in maps), "the server loaded OpenSSL"
     finally:
         app.terminate()
         app.wait(timeout=10)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.controller import Controller
+from companion.no_tls import without_tls
 from companion.phone_input import PairedPhone, PhoneEvent
 from companion.web.address import CODE_SETTING, lan_address, new_code, page_url
 
@@ -92,7 +93,8 @@ class WebLink:
         assert self.board is not None
         try:
             try:
-                from companion.web.server import WebServer
+                with without_tls():
+                    from companion.web.server import WebServer
             except ImportError as error:
                 missing = error.name or "aiohttp"
                 log.warning("web: no page for phones: %s is not installed", missing)

@@ -163,7 +163,8 @@ def test_a_phone_sees_the_vms_game_change_after_a_key(appliance: Appliance) -> N
     """Issue 21 on the target: the installed service serves the page for phones on the
     LAN (the unit's address allow-list lets the private range in); the host's Chromium
     loads it through QEMU's port forward, with the table code the journal's "phones:"
-    line gives, and sees the VM's game change after a key typed on the VM."""
+    line gives, and sees the VM's game change after a key typed on the VM. The service
+    serves it without loading OpenSSL's TLS library (the server's memory aim)."""
     from playwright.sync_api import sync_playwright
 
     machine = appliance.machine
@@ -195,6 +196,10 @@ def test_a_phone_sees_the_vms_game_change_after_a_key(appliance: Appliance) -> N
             appliance.figures["key to phone (s)"] = time.monotonic() - started
             assert page.inner_text("#hints") == f"{hints - 1}/8"
             page.screenshot(path=str(machine.directory / "phone.png"))
+            pid = appliance.show("MainPID")["MainPID"]
+            tls = machine.sh(f"grep -c libssl /proc/{pid}/maps || true").strip()
+            assert tls == "0", "the service loaded OpenSSL to serve plain HTTP"
+            appliance.figures["service RSS, page served (MB)"] = appliance.rss_mb(pid)
         finally:
             browser.close()
 
