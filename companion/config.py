@@ -41,7 +41,6 @@ from hardware.wiring import (
 
 __all__ = [
     "DEFAULT_CONFIG_PATH",
-    "DEFAULT_CONFIG_TOML",
     "Config",
     "ConfigError",
     "GameConfig",
@@ -204,7 +203,7 @@ def _option_lines() -> str:
     return "\n".join(lines) + "\n"
 
 
-DEFAULT_CONFIG_TOML = """\
+_DEFAULT_CONFIG = """\
 # hanabi-companion configuration.
 # Every value below is the built-in default: change what you need, then
 # restart the service (sudo systemctl restart hanabi-companion).
@@ -290,9 +289,20 @@ bind = ""
 # role = "any"
 # The enrolled deck (default: ~/.local/state/hanabi-companion/tags.json).
 # tag_map = "/var/lib/hanabi-companion/tags.json"
-""".replace("{_GAME_OPTION_LINES}\n", _option_lines()).replace(
-    "{LANGUAGE_CHOICES}", ", ".join(f'"{code}" ({name})' for code, name in LANGUAGE_NAMES.items())
-)
+"""
+
+
+def __getattr__(name: str) -> str:
+    """``DEFAULT_CONFIG_TOML``: the configuration file the installer writes, every value
+    at its default, made the first time it is read (a module attribute made on demand,
+    PEP 562). It names every language by its own name, which imports them all; a start
+    reads none of it."""
+    if name != "DEFAULT_CONFIG_TOML":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    choices = ", ".join(f'"{code}" ({own})' for code, own in LANGUAGE_NAMES.items())
+    text = _DEFAULT_CONFIG.replace("{_GAME_OPTION_LINES}\n", _option_lines())
+    globals()[name] = text = text.replace("{LANGUAGE_CHOICES}", choices)
+    return text
 
 
 def load_config(path: Path | None = None, *, default_path: Path = DEFAULT_CONFIG_PATH) -> Config:

@@ -23,7 +23,6 @@ controller.
 from __future__ import annotations
 
 import contextlib
-import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum, StrEnum
@@ -1324,6 +1323,8 @@ class Controller:
         code = self.pairing_code
         if self.screen is not Screen.PHONES or code is None:
             return [PhoneReply(request, 0, Info("phone_pair_page_closed"), False, 403)]
+        import hmac  # a phone pairing: not at start
+
         if not hmac.compare_digest(request.code.encode(), code.encode()):
             self.pairing_tries += 1
             effects: list[Effect] = [PhoneReply(request, 0, Info("phone_pair_wrong"), False, 403)]

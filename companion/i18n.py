@@ -13,62 +13,83 @@ this module gathers them into tables by language and says things with them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import Enum
+from functools import cache
+from typing import TypeVar
 
-from companion.languages import FALLBACK, Language, discover
+from companion import languages
+from companion.languages import FALLBACK, Language
 from engine.actions import Hint
 from engine.cards import Card, Color
 from engine.errors import IllegalAction
 from engine.game import EndReason, Event, EventKind, Outcome, Rating
 from engine.options import GameOptions, OptionValue
 
-_BY_CODE: dict[str, Language] = {language.code: language for language in discover()}
-
 #: Every language of the app, English (the fallback) first: one module each in
 #: :mod:`companion.languages`, found there; a new language is a new file, nothing else.
-LANGUAGES: tuple[str, ...] = tuple(_BY_CODE)
+LANGUAGES: tuple[str, ...] = tuple(languages.codes())
 
-#: Each language by its own name, as the set-up and the menu offer it.
-LANGUAGE_NAMES: dict[str, str] = {code: lang.name for code, lang in _BY_CODE.items()}
 
-#: The help screen: (keyboard keys, buttons, what they do), row by row.
-HELP_ROWS: dict[str, list[tuple[str, str, str]]] = {
-    code: list(lang.help_rows) for code, lang in _BY_CODE.items()
-}
-
-COLOR_NAMES: dict[str, dict[Color, str]] = {
-    code: dict(lang.colors) for code, lang in _BY_CODE.items()
-}
-
-#: Each rating band: (title, the rule book's sentence).
-RATINGS: dict[str, dict[Rating, tuple[str, str]]] = {
-    code: dict(lang.ratings) for code, lang in _BY_CODE.items()
-}
-
-TEXTS: dict[str, dict[str, str]] = {code: dict(lang.texts) for code, lang in _BY_CODE.items()}
-
-#: Which plural form a count takes, by language (gettext's ``plural=`` expressions):
-#: English "1 turn, 0 turns"; French "0 tour, 1 tour, 2 tours".
-PLURAL_FORM: dict[str, Callable[[int], int]] = {
-    code: lang.plural for code, lang in _BY_CODE.items()
-}
-
-#: Words counted on the screens, each with its forms in the order of ``PLURAL_FORM``.
-COUNTED: dict[str, dict[str, tuple[str, ...]]] = {
-    code: dict(lang.counted) for code, lang in _BY_CODE.items()
-}
-
-#: Why the engine refused an action, by language and by the refusal's code.
-REFUSALS: dict[str, dict[str, str]] = {code: dict(lang.refusals) for code, lang in _BY_CODE.items()}
-
-#: The French refusals (the table of the time when English came from the engine).
-REFUSALS_FR = REFUSALS["fr"]
+@cache
+def _loaded(code: str) -> Language:
+    return languages.load(code)
 
 
 def language(lang: str) -> Language:
-    """The language of code ``lang``, or English when there is no such language."""
-    return _BY_CODE.get(lang) or _BY_CODE[FALLBACK]
+    """The language of code ``lang``, or English when there is no such language. Its
+    module is imported the first time it is asked for: a start loads only the language
+    it shows (and English, the fallback, when a text is missing there)."""
+    return _loaded(lang if lang in LANGUAGES else FALLBACK)
+
+
+_Part = TypeVar("_Part")
+
+
+class _ByLanguage(Mapping[str, _Part]):
+    """One part of every language (its texts, its colours' names…), by code: a table
+    of every language that loads a language only when its part is read."""
+
+    def __init__(self, part: Callable[[Language], _Part]) -> None:
+        self._part = part
+
+    def __getitem__(self, code: str) -> _Part:
+        if code not in LANGUAGES:
+            raise KeyError(code)
+        return self._part(language(code))
+
+    def __contains__(self, code: object) -> bool:
+        return code in LANGUAGES
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LANGUAGES)
+
+    def __len__(self) -> int:
+        return len(LANGUAGES)
+
+
+#: Each language by its own name, as the set-up and the menu offer it.
+LANGUAGE_NAMES: Mapping[str, str] = _ByLanguage(lambda lang: lang.name)
+
+#: The help screen: (keyboard keys, buttons, what they do), row by row.
+HELP_ROWS: Mapping[str, Sequence[tuple[str, str, str]]] = _ByLanguage(lambda lang: lang.help_rows)
+
+COLOR_NAMES: Mapping[str, Mapping[Color, str]] = _ByLanguage(lambda lang: lang.colors)
+
+#: Each rating band: (title, the rule book's sentence).
+RATINGS: Mapping[str, Mapping[Rating, tuple[str, str]]] = _ByLanguage(lambda lang: lang.ratings)
+
+TEXTS: Mapping[str, Mapping[str, str]] = _ByLanguage(lambda lang: lang.texts)
+
+#: Which plural form a count takes, by language (gettext's ``plural=`` expressions):
+#: English "1 turn, 0 turns"; French "0 tour, 1 tour, 2 tours".
+PLURAL_FORM: Mapping[str, Callable[[int], int]] = _ByLanguage(lambda lang: lang.plural)
+
+#: Words counted on the screens, each with its forms in the order of ``PLURAL_FORM``.
+COUNTED: Mapping[str, Mapping[str, tuple[str, ...]]] = _ByLanguage(lambda lang: lang.counted)
+
+#: Why the engine refused an action, by language and by the refusal's code.
+REFUSALS: Mapping[str, Mapping[str, str]] = _ByLanguage(lambda lang: lang.refusals)
 
 
 def counted(lang: str, key: str, n: int) -> str:
@@ -83,12 +104,12 @@ def counted(lang: str, key: str, n: int) -> str:
 
 def has_text(key: str) -> bool:
     """Whether ``key`` is a text of the app (every language has the same keys)."""
-    return key in TEXTS[FALLBACK]
+    return key in language(FALLBACK).texts
 
 
 def tr(lang: str, key: str, **params: object) -> str:
     """The text of ``key`` in ``lang`` (English if the language lacks it)."""
-    template = language(lang).texts.get(key) or TEXTS[FALLBACK][key]
+    template = language(lang).texts.get(key) or language(FALLBACK).texts[key]
     return template.format(**params) if params else template
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -149,11 +148,15 @@ def hash_token(token: str) -> bytes:
 
 def new_token() -> str:
     """A pairing token: 256 random bits, URL-safe."""
+    import secrets  # with the first pairing (it imports random): not at start
+
     return secrets.token_urlsafe(32)
 
 
 def new_pairing_code() -> str:
     """The code the panel's Phones page shows: six digits."""
+    import secrets  # when the Phones page opens: not at start
+
     return f"{secrets.randbelow(10**PAIRING_DIGITS):0{PAIRING_DIGITS}d}"
 
 

@@ -13,6 +13,7 @@ import gettext
 import random
 import re
 import string
+import subprocess
 import sys
 from pathlib import Path
 
@@ -26,7 +27,6 @@ from companion.i18n import (
     LANGUAGES,
     RATINGS,
     REFUSALS,
-    REFUSALS_FR,
     TEXTS,
     card_name,
     color_name,
@@ -84,7 +84,6 @@ def test_every_language_is_one_module_of_the_languages_package():
         assert tuple(table) == LANGUAGES
     assert tuple(i18n.LANGUAGE_NAMES) == tuple(i18n.PLURAL_FORM) == LANGUAGES
     assert i18n.LANGUAGE_NAMES["de"] == "Deutsch"
-    assert REFUSALS_FR is REFUSALS["fr"]
 
 
 def test_a_new_language_is_one_new_file(tmp_path, monkeypatch):
@@ -112,6 +111,34 @@ def test_a_module_without_its_language_is_refused(tmp_path, monkeypatch):
             languages.discover()
     finally:
         sys.modules.pop("companion.languages.yy", None)
+
+
+LOADED_LANGUAGES = """
+import sys
+{steps}
+print(" ".join(sorted(name.rsplit(".", 1)[1] for name in sys.modules
+                      if name.startswith("companion.languages."))))
+"""
+
+
+@pytest.mark.parametrize(
+    ("steps", "loaded"),
+    [
+        ("import companion.app, companion.cli, companion.config", ""),
+        ("from companion import i18n; i18n.tr('fr', 'title')", "fr"),
+        ("from companion import i18n; i18n.tr('xx', 'title')", "en"),
+        ("from companion.config import DEFAULT_CONFIG_TOML", " ".join(sorted(LANGUAGES))),
+    ],
+)
+def test_a_language_is_loaded_when_its_words_are_first_needed(steps, loaded):
+    """A start imports no language's module until a screen asks for its words, then
+    only that one (English for a code it does not know); the default configuration,
+    which names every language by its own name, loads them all."""
+    code = LOADED_LANGUAGES.format(steps=steps)
+    said = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert said.strip() == loaded
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pygame
 import pytest
 
-from companion import i18n
+from companion import i18n, screens
 from companion.controller import (
     Controller,
     GamePage,
@@ -23,7 +25,7 @@ from companion.controller import (
     SetupDraft,
     Undone,
 )
-from companion.screens import HINT_BLUE, SUIT_RGB, Renderer
+from companion.screens import HINT_BLUE, SUIT_RGB, Renderer, drawer
 from companion.screens.game import final_round_text
 from companion.storage import HistoryRow, StatsRow
 from engine import Card, Color, Discard, GameSetup, Hint, Multicolor, Play
@@ -672,3 +674,25 @@ def test_issue20_6_the_history_says_what_resuming_would_abandon(lang):
     renderer = Renderer((480, 320), strict=True)
     renderer.draw(pygame.Surface((480, 320)), c)
     assert i18n.tr(lang, "resume_abandons_the_game") in said(renderer)
+
+
+def test_every_screen_has_a_drawer_in_its_own_module():
+    """Each screen is drawn by a function of the module SCREENS names for it."""
+    for screen, (module, function) in screens.SCREENS.items():
+        draw = drawer(screen)
+        assert callable(draw), screen
+        assert (draw.__module__, draw.__name__) == (f"companion.screens.{module}", function)
+
+
+def test_a_screen_module_is_imported_when_its_screen_is_first_drawn():
+    """The app imports the game screen's modules only: the set-up, menu, history, help,
+    entry, end, phones and undo screens are imported the first time they are drawn."""
+    code = (
+        "import sys, companion.app\n"
+        "print(' '.join(sorted(n for n in sys.modules if n.startswith('companion.screens.'))))"
+    )
+    said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    imported = set(said.stdout.split())
+    assert imported >= {"companion.screens.game", "companion.screens.kit"}
+    later = {"lists", "history", "help", "entry", "end", "phones", "undo"}
+    assert imported.isdisjoint(f"companion.screens.{name}" for name in later)

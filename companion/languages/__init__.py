@@ -2,9 +2,11 @@
 
 A language is one file in this package, ``<code>.py`` (``en.py``, ``fr.py``,
 ``de.py``…), that defines ``LANGUAGE``, a :class:`Language`. Nothing else names
-it: :mod:`companion.i18n` builds its tables from whatever modules are here, and
-the configuration's choices, ``--lang``, the set-up's language row and the tests
-follow :data:`companion.i18n.LANGUAGES`.
+it: :mod:`companion.i18n` lists whatever modules are here (:func:`codes`) and
+imports each the first time its words are needed (:func:`load`: a start in one
+language loads that one and English, the fallback), and the configuration's
+choices, ``--lang``, the set-up's language row and the tests follow
+:data:`companion.i18n.LANGUAGES`.
 
 >>> [language.code for language in discover()][:1]
 ['en']
@@ -56,17 +58,26 @@ class Language:
     card: str
 
 
+def codes() -> list[str]:
+    """The code of every language of this package, the fallback first, then by code:
+    the names of its modules, listed without importing them."""
+    found = [
+        module_info.name
+        for module_info in pkgutil.iter_modules(__path__)
+        if not module_info.name.startswith("_") and not module_info.ispkg
+    ]
+    return sorted(found, key=lambda code: (code != FALLBACK, code))
+
+
+def load(code: str) -> Language:
+    """The language of the module ``code`` of this package (imported on the first call)."""
+    module = importlib.import_module(f"{__name__}.{code}")
+    language = getattr(module, "LANGUAGE", None)
+    if not isinstance(language, Language) or language.code != code:
+        raise TypeError(f"{module.__name__} must define LANGUAGE = Language(code={code!r}, …)")
+    return language
+
+
 def discover() -> list[Language]:
     """Every language of this package: the fallback first, then by code."""
-    found = []
-    for module_info in pkgutil.iter_modules(__path__):
-        if module_info.name.startswith("_") or module_info.ispkg:
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        language = getattr(module, "LANGUAGE", None)
-        if not isinstance(language, Language) or language.code != module_info.name:
-            raise TypeError(
-                f"{module.__name__} must define LANGUAGE = Language(code={module_info.name!r}, …)"
-            )
-        found.append(language)
-    return sorted(found, key=lambda language: (language.code != FALLBACK, language.code))
+    return [load(code) for code in codes()]

@@ -10,12 +10,13 @@ input event a tap there means), so the touch screen speaks the buttons' vocabula
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 import pygame
 
 from companion.controller import Controller, Screen
-from companion.screens import end, entry, game, help, history, lists, phones, undo
+from companion.screens import game
 from companion.screens.kit import (
     BACKGROUND,
     DARK_INK,
@@ -32,18 +33,29 @@ from companion.screens.kit import (
 
 Draw = Callable[[Kit, pygame.Surface, Controller], None]
 
-#: What draws each screen (the undo question is drawn over the game screen).
-SCREENS: dict[Screen, Draw] = {
-    Screen.SETUP: lists.draw_setup,
-    Screen.GAME: game.draw,
-    Screen.UNDO: game.draw,
-    Screen.ENTRY: entry.draw,
-    Screen.END: end.draw,
-    Screen.MENU: lists.draw_menu,
-    Screen.HISTORY: history.draw,
-    Screen.HELP: help.draw,
-    Screen.PHONES: phones.draw,
+#: What draws each screen: its module in this package and the module's function (the
+#: undo question is drawn over the game screen). A screen's module is imported the first
+#: time the screen is drawn: the first frame imports its own screen's only.
+SCREENS: dict[Screen, tuple[str, str]] = {
+    Screen.SETUP: ("lists", "draw_setup"),
+    Screen.GAME: ("game", "draw"),
+    Screen.UNDO: ("game", "draw"),
+    Screen.ENTRY: ("entry", "draw"),
+    Screen.END: ("end", "draw"),
+    Screen.MENU: ("lists", "draw_menu"),
+    Screen.HISTORY: ("history", "draw"),
+    Screen.HELP: ("help", "draw"),
+    Screen.PHONES: ("phones", "draw"),
 }
+
+
+def drawer(screen: Screen) -> Draw:
+    """The function that draws ``screen`` (:data:`SCREENS`), its module imported the
+    first time it is asked for."""
+    module, function = SCREENS[screen]
+    draw: Draw = getattr(importlib.import_module(f"{__name__}.{module}"), function)
+    return draw
+
 
 #: The most of the panel's height a notice banner takes (its text is cut to it).
 BANNER_SHARE = 0.25
@@ -112,8 +124,10 @@ class Renderer:
         screen = controller.screen
         if screen in NEEDS_GAME and controller.game is None:
             screen = Screen.SETUP
-        SCREENS[screen](kit, canvas, controller)
+        drawer(screen)(kit, canvas, controller)
         if screen is Screen.UNDO:
+            from companion.screens import undo  # with its screen, as drawer() does
+
             undo.draw(kit, canvas, controller, self._veil)
         kit.origin = (0, 0)
         kit.width, kit.height = self.size
