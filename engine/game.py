@@ -236,7 +236,7 @@ class Game:
         """:meth:`apply` without describing the action: a replay (the referee checking a log)
         reads no event, and :attr:`events` works them out when they are asked for."""
         hinted = _check(self.setup, self.position, action)
-        _advance(self.setup, self.position, action, hinted, describe=False)
+        _advance(self.setup, self.position, action, hinted, False)
         self.actions.append(action)
 
     def check(self, action: Action) -> None:
@@ -456,17 +456,18 @@ def _check(
         raise errors.NotYourTurn(
             f"It is {names[player]}'s turn, not {names[claimed]}'s", player=player, claimed=claimed
         )
-    if isinstance(action, Hint):
+    if type(action) is Hint:
         _check_hint(setup, position, action, player)
         if position.memory is not None:
             return _check_hint_slots(setup, position, action)
         if action.slots is not None:
             raise errors.SlotsNotRecorded()
         return None
-    if not isinstance(action, (Play, Discard)):
+    kind = type(action)
+    if kind is not Play and kind is not Discard:
         raise TypeError(f"not an action: {action!r}")
-    if position.hands[player] == 0 or (type(action) is Discard and position.hints >= MAX_HINTS):
-        _check_before_the_card(position, type(action))  # raises, saying which
+    if position.hands[player] == 0 or (kind is Discard and position.hints >= MAX_HINTS):
+        _check_before_the_card(position, kind)  # raises, saying which
     slot = action.slot
     if position.memory is not None:
         if slot is not None and (type(slot) is not int or not 1 <= slot <= position.hands[player]):
@@ -489,7 +490,7 @@ def _check(
             card=card,
             copies=copies,
         )
-    if isinstance(action, Play) and action.announce is not None:
+    if type(action) is Play and action.announce is not None:
         if not setup.options.timed_display:
             raise errors.AnnounceNotAllowed()
         _check_suit(setup, action.announce)
@@ -498,7 +499,8 @@ def _check(
         if slot is None:
             raise errors.SlotNeeded()
         known = position.memory[player][slot - 1]
-        if card[0] not in known.colors or card[1] not in known.ranks:
+        colors, ranks, _ = known
+        if card[0] not in colors or card[1] not in ranks:
             _refuse_card_in_slot(setup, known, slot, card)
     return None
 
@@ -520,7 +522,7 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
     if position.hints == 0:
         raise errors.NoHintTokens()
     hands = position.hands
-    to = hint.to
+    to, color, rank, _, _, _ = hint
     if to is not None:
         if not 0 <= to < setup.players:
             raise errors.NoSuchSeat(
@@ -539,7 +541,6 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
         size for seat, size in enumerate(hands) if seat != player
     ):
         raise errors.NoOneToHint()
-    color, rank = hint.color, hint.rank
     if color is not None and rank is not None:
         raise errors.HintNamesBoth()
     if color is not None:
@@ -584,12 +585,15 @@ def _check_hint_slots(
     """The hand-memory refusals of a hint (RULES.md section 8): it names its receiver, one
     clue and the slots it touched, and contradicts no earlier hint. Returns the receiver's
     hand after the hint."""
-    to, slots = hint.to, hint.slots
-    clue: Color | int | None = hint.color if hint.color is not None else hint.rank
+    to, color, rank, _, _, slots = hint
+    clue: Color | int | None = color if color is not None else rank
     if to is None or clue is None or slots is None:
         raise errors.HintNeedsSlots()
     assert position.memory is not None
-    _check_slots(setup, position, to, slots)
+    size = position.hands[to]
+    for slot in slots:
+        if type(slot) is not int or not 1 <= slot <= size:
+            _check_slots(setup, position, to, slots)  # raises, saying which
     touched = frozenset(slots)
     if len(touched) < len(slots):
         repeated = next(slot for slot in slots if slots.count(slot) > 1)
@@ -657,7 +661,6 @@ def _advance(
     position: Position,
     action: Action,
     hinted: tuple[SlotKnowledge, ...] | None,
-    *,
     describe: bool = True,
 ) -> Event | None:
     """Apply a checked action to ``position`` and say what happened (None when not asked
@@ -670,7 +673,7 @@ def _advance(
     end: EndReason | None = None
     hands = position.hands
 
-    if isinstance(action, Hint):
+    if type(action) is Hint:
         kind = EventKind.HINT
         position.hints -= 1
         hints_change = -1
@@ -684,7 +687,7 @@ def _advance(
         hands[player] -= 1
         position.seen[index] += 1
         hints_change = 0
-        if isinstance(action, Discard):
+        if type(action) is Discard:
             kind = EventKind.DISCARD
             position.discards.append(card)
             position.hints += 1
