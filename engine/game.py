@@ -129,6 +129,16 @@ class Event(NamedTuple):
 
 _new_tuple = tuple.__new__
 
+# The kinds of event as module names for _advance: on CPython 3.11 reading a member as
+# EventKind.HINT is not specialised and costs some 15 times a global name's read, and the
+# referee reads one or two per action.
+_HINT_EVENT, _PLAY_EVENT, _MISPLAY_EVENT, _DISCARD_EVENT = (
+    EventKind.HINT,
+    EventKind.PLAY,
+    EventKind.MISPLAY,
+    EventKind.DISCARD,
+)
+
 
 class Position:
     """Everything the table can know after some actions. Mutated only by :class:`Game`."""
@@ -601,7 +611,7 @@ def _check_hint_slots(
     if not touched and not setup.options.empty_clues:
         raise errors.HintTouchesNothing()
     before = position.memory[to]
-    after, possible = after_hint(before, clue, touched, wild=setup.options.wild_multicolor)
+    after, possible = after_hint(before, clue, touched, setup.options.wild_multicolor)
     if possible:
         return after
     empty = [
@@ -674,7 +684,7 @@ def _advance(
     hands = position.hands
 
     if type(action) is Hint:
-        kind = EventKind.HINT
+        kind = _HINT_EVENT
         position.hints -= 1
         hints_change = -1
         if hinted is not None:
@@ -688,7 +698,7 @@ def _advance(
         position.seen[index] += 1
         hints_change = 0
         if type(action) is Discard:
-            kind = EventKind.DISCARD
+            kind = _DISCARD_EVENT
             position.discards.append(card)
             position.hints += 1
             hints_change = 1
@@ -697,7 +707,7 @@ def _advance(
             if announce is not None:
                 announce_right = announce is color
             if rank == position.fireworks[color] + 1 and announce_right is not False:
-                kind = EventKind.PLAY
+                kind = _PLAY_EVENT
                 position.fireworks[color] = rank
                 earned = (rank == 5) + (announce_right is True)
                 room = MAX_HINTS - position.hints
@@ -708,7 +718,7 @@ def _advance(
                 if completed and all(position.fireworks[s.color] == 5 for s in setup.suits):
                     end = EndReason.PERFECT
             else:
-                kind = EventKind.MISPLAY
+                kind = _MISPLAY_EVENT
                 position.discards.append(card)
                 position.fuses += 1
                 fuse_burnt = True
@@ -716,7 +726,7 @@ def _advance(
                     end = EndReason.STRIKEOUT
         if (
             end is None
-            and kind is not EventKind.PLAY
+            and kind is not _PLAY_EVENT
             and setup.options.crowning_piece
             and rank > position.fireworks[color]
             and position.seen[index] == setup.copies[index]

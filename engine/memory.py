@@ -132,7 +132,7 @@ def color_answers(color: Color, wild: bool) -> frozenset[Color]:
 
 
 def after_hint(
-    hand: tuple[SlotKnowledge, ...], clue: Clue, slots: frozenset[int], *, wild: bool
+    hand: tuple[SlotKnowledge, ...], clue: Clue, slots: frozenset[int], wild: bool
 ) -> tuple[tuple[SlotKnowledge, ...], bool]:
     """The hand after a hint naming ``clue`` touched ``slots`` (numbers from 1), and whether
     every slot can still hold a card (the caller refuses the hint if not).
@@ -144,7 +144,7 @@ def after_hint(
     after = list(hand)  # a slot the hint does not change stays the very same value
     possible = True
     # One loop per kind of clue: a colour hint changes colours, a rank hint ranks.
-    if isinstance(clue, Color):
+    if type(clue) is Color:
         color_splits = _COLOR_SPLITS[_ANSWERS[clue, wild]]
         for number, (colors, ranks, clues) in enumerate(hand, start=1):
             kept, left = color_splits[colors]
