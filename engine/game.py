@@ -479,7 +479,8 @@ def _check(
     if position.hands[player] == 0 or (kind is Discard and position.hints >= MAX_HINTS):
         _check_before_the_card(position, kind)  # raises, saying which
     slot = action.slot
-    if position.memory is not None:
+    memory = position.memory
+    if memory is not None:
         if slot is not None and (type(slot) is not int or not 1 <= slot <= position.hands[player]):
             _check_slots(setup, position, player, (slot,))  # raises, saying why
     elif slot is not None:
@@ -504,11 +505,11 @@ def _check(
         if not setup.options.timed_display:
             raise errors.AnnounceNotAllowed()
         _check_suit(setup, action.announce)
-    if position.memory is not None:
+    if memory is not None:
         # last, as a hint's missing slots: a card refused whatever its slot is said first
         if slot is None:
             raise errors.SlotNeeded()
-        known = position.memory[player][slot - 1]
+        known = memory[player][slot - 1]
         colors, ranks, _ = known
         if card[0] not in colors or card[1] not in ranks:
             _refuse_card_in_slot(setup, known, slot, card)
@@ -709,12 +710,13 @@ def _advance(
             if rank == position.fireworks[color] + 1 and announce_right is not False:
                 kind = _PLAY_EVENT
                 position.fireworks[color] = rank
-                earned = (rank == 5) + (announce_right is True)
-                room = MAX_HINTS - position.hints
-                hints_change = min(earned, room)
-                bonus_lost = earned > room
-                position.hints += hints_change
                 completed = rank == 5
+                earned = completed + (announce_right is True)
+                if earned:  # most plays earn nothing
+                    room = MAX_HINTS - position.hints
+                    hints_change = min(earned, room)
+                    bonus_lost = earned > room
+                    position.hints += hints_change
                 if completed and all(position.fireworks[s.color] == 5 for s in setup.suits):
                     end = EndReason.PERFECT
             else:
