@@ -199,10 +199,10 @@ def parse_action(obj: dict[str, Any], hand_memory: bool | None = None) -> Action
         raise ValueError(str(error)) from None
 
 
-# One parser per kind of action, found by the line's "action" (parse_log calls them
-# directly). Each checks, in this order: no unknown key, "player", "at", then its own fields,
-# then what the header's hand memory asks. A card or colour spelt wrong raises
-# CardFormatError (a ValueError) with its reason.
+# A parser for hints and one for plays and discards, found by the line's "action"
+# (parse_log calls them directly). Each checks, in this order: no unknown key, "player",
+# "at", then the action's own fields, then what the header's hand memory asks. A card or
+# colour spelt wrong raises CardFormatError (a ValueError) with its reason.
 
 
 def _parse_hint(obj: dict[str, Any], hand_memory: bool | None) -> Hint:
@@ -238,31 +238,12 @@ def _parse_hint(obj: dict[str, Any], hand_memory: bool | None) -> Hint:
     return _new_tuple(Hint, (to, color, rank, player, at, slots))
 
 
-def _parse_play(obj: dict[str, Any], hand_memory: bool | None) -> Play:
-    if not _PLAY_KEYS.issuperset(obj):
-        _refuse_unknown_key(obj, "play")
-    player, at, card, slot = _card_fields(obj, "play")
-    announce = obj.get("announce")
-    if announce is not None:
-        announce = _COLOR_BY_LABEL.get(announce) if type(announce) is str else None
-        if announce is None:
-            announce = Color.from_name(obj["announce"])  # raises, saying what is wrong
-    if hand_memory is not None and (slot is None) == hand_memory:
-        _refuse_slot("play", hand_memory)
-    return _new_tuple(Play, (card, announce, player, at, slot))
-
-
-def _parse_discard(obj: dict[str, Any], hand_memory: bool | None) -> Discard:
-    if not _DISCARD_KEYS.issuperset(obj):
-        _refuse_unknown_key(obj, "discard")
-    player, at, card, slot = _card_fields(obj, "discard")
-    if hand_memory is not None and (slot is None) == hand_memory:
-        _refuse_slot("discard", hand_memory)
-    return _new_tuple(Discard, (card, player, at, slot))
-
-
-def _card_fields(obj: dict[str, Any], kind: str) -> tuple[int | None, str | None, Card, int | None]:
-    """A play's or a discard's "player", "at", "card" and "slot", checked."""
+def _parse_card_action(obj: dict[str, Any], hand_memory: bool | None) -> Play | Discard:
+    """A play or a discard: they share their fields but a play's "announce"."""
+    kind = obj["action"]
+    play = kind == "play"
+    if not (_PLAY_KEYS if play else _DISCARD_KEYS).issuperset(obj):
+        _refuse_unknown_key(obj, kind)
     player = obj.get("player")
     if player is not None and type(player) is not int:
         raise ValueError("player must be a seat number")
@@ -278,7 +259,16 @@ def _card_fields(obj: dict[str, Any], kind: str) -> tuple[int | None, str | None
     slot = obj.get("slot")
     if slot is not None and (type(slot) is not int or slot < 1):
         raise ValueError("slot must be a whole number from 1")
-    return player, at, card, slot
+    announce = obj.get("announce") if play else None
+    if announce is not None:
+        announce = _COLOR_BY_LABEL.get(announce) if type(announce) is str else None
+        if announce is None:
+            announce = Color.from_name(obj["announce"])  # raises, saying what is wrong
+    if hand_memory is not None and (slot is None) == hand_memory:
+        _refuse_slot(kind, hand_memory)
+    if play:
+        return _new_tuple(Play, (card, announce, player, at, slot))
+    return _new_tuple(Discard, (card, player, at, slot))
 
 
 def _refuse_slot(kind: str, hand_memory: bool) -> NoReturn:
@@ -301,8 +291,8 @@ _ACTION_KEYS = {
 _HINT_KEYS, _PLAY_KEYS, _DISCARD_KEYS = (_ACTION_KEYS[kind] for kind in ("hint", "play", "discard"))
 _PARSER_OF: dict[str, Callable[[dict[str, Any], bool | None], Action]] = {
     "hint": _parse_hint,
-    "play": _parse_play,
-    "discard": _parse_discard,
+    "play": _parse_card_action,
+    "discard": _parse_card_action,
 }
 
 
