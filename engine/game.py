@@ -739,11 +739,9 @@ def _advance(
             hands[player] += 1
             drew = True
             final_round_started = position.deck == 0 and not setup.options.crowning_piece
-        memory = position.memory
-        if memory is not None and action.slot is not None:
-            memory[player] = after_leaving(
-                memory[player], action.slot, setup.fresh_slot if drew else None
-            )
+        memory, slot = position.memory, action.slot
+        if memory is not None and slot is not None:
+            memory[player] = after_leaving(memory[player], slot, setup.fresh_slot if drew else None)
 
     position.turns += 1
     if end is None:
