@@ -22,6 +22,7 @@ Play(card=Card(color=<Color.RED: 0>, rank=3), announce=None, player=None, at=Non
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
 from typing import NamedTuple
 
@@ -212,8 +213,7 @@ class Game:
     def replay(cls, setup: GameSetup, actions: list[Action]) -> Game:
         """Fold ``actions`` over the set-up. Raises the first refusal."""
         game = cls(setup)
-        for action in actions:
-            game.fold(action)
+        game.fold_all(actions)
         return game
 
     @property
@@ -245,9 +245,16 @@ class Game:
     def fold(self, action: Action) -> None:
         """:meth:`apply` without describing the action: a replay (the referee checking a log)
         reads no event, and :attr:`events` works them out when they are asked for."""
-        hinted = _check(self.setup, self.position, action)
-        _advance(self.setup, self.position, action, hinted, False)
-        self.actions.append(action)
+        self.fold_all((action,))
+
+    def fold_all(self, actions: Iterable[Action]) -> None:
+        """:meth:`fold` each action in turn, in one loop (a replay's); the first refusal is
+        raised, and ``len(self.actions)`` is then the index of the action refused."""
+        setup, position, folded = self.setup, self.position, self.actions
+        for action in actions:
+            hinted = _check(setup, position, action)
+            _advance(setup, position, action, hinted, False)
+            folded.append(action)
 
     def check(self, action: Action) -> None:
         """Raise the refusal ``action`` would get, if any; change nothing."""

@@ -126,13 +126,10 @@ def replay_log(text: str) -> Game:
     """Parse a log and apply it; :class:`LogFormatError` or :class:`LogRuleError` if it fails."""
     log = parse_log(text)
     game = Game(log.setup)
-    fold = game.fold  # no event built: replay reads none (Game.events works them out)
-    index = 0
     try:
-        for index, action in enumerate(log.actions):  # noqa: B007 - used after the loop
-            fold(action)
+        game.fold_all(log.actions)  # no event built: replay reads none (Game.events works them out)
     except IllegalAction as error:
-        raise LogRuleError(log.lines[index], error) from None
+        raise LogRuleError(log.lines[len(game.actions)], error) from None
     return game
 
 
