@@ -9,15 +9,17 @@ Play(card=Card(color=<Color.RED: 0>, rank=3), announce=None, player=None, at=Non
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, final
 
 from engine.cards import Card, Color
 
 # Named tuples: immutable values, and the cheapest objects to build (the engine
 # builds one per replayed action). Their field counts differ (6, 5, 4), so two
-# actions of different kinds never compare equal.
+# actions of different kinds never compare equal. Final: the engine tells them apart
+# with ``type(action) is Hint``, cheaper than isinstance, and mypy narrows on it.
 
 
+@final
 class Hint(NamedTuple):
     """Give a hint. ``to``, ``color`` and ``rank`` are optional at a real table."""
 
@@ -30,6 +32,7 @@ class Hint(NamedTuple):
     slots: tuple[int, ...] | None = None
 
 
+@final
 class Play(NamedTuple):
     """Play a card; ``announce`` is the colour named first (timed display)."""
 
@@ -41,6 +44,7 @@ class Play(NamedTuple):
     slot: int | None = None
 
 
+@final
 class Discard(NamedTuple):
     """Discard a card."""
 

@@ -22,6 +22,7 @@ Play(card=Card(color=<Color.RED: 0>, rank=3), announce=None, player=None, at=Non
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
 from typing import NamedTuple
 
@@ -129,6 +130,16 @@ class Event(NamedTuple):
 
 _new_tuple = tuple.__new__
 
+# The kinds of event as module names for _advance: on CPython 3.11 reading a member as
+# EventKind.HINT is not specialised and costs some 15 times a global name's read, and the
+# referee reads one or two per action.
+_HINT_EVENT, _PLAY_EVENT, _MISPLAY_EVENT, _DISCARD_EVENT = (
+    EventKind.HINT,
+    EventKind.PLAY,
+    EventKind.MISPLAY,
+    EventKind.DISCARD,
+)
+
 
 class Position:
     """Everything the table can know after some actions. Mutated only by :class:`Game`."""
@@ -202,8 +213,7 @@ class Game:
     def replay(cls, setup: GameSetup, actions: list[Action]) -> Game:
         """Fold ``actions`` over the set-up. Raises the first refusal."""
         game = cls(setup)
-        for action in actions:
-            game.fold(action)
+        game.fold_all(actions)
         return game
 
     @property
@@ -235,9 +245,16 @@ class Game:
     def fold(self, action: Action) -> None:
         """:meth:`apply` without describing the action: a replay (the referee checking a log)
         reads no event, and :attr:`events` works them out when they are asked for."""
-        hinted = _check(self.setup, self.position, action)
-        _advance(self.setup, self.position, action, hinted, describe=False)
-        self.actions.append(action)
+        self.fold_all((action,))
+
+    def fold_all(self, actions: Iterable[Action]) -> None:
+        """:meth:`fold` each action in turn, in one loop (a replay's); the first refusal is
+        raised, and ``len(self.actions)`` is then the index of the action refused."""
+        setup, position, folded = self.setup, self.position, self.actions
+        for action in actions:
+            hinted = _check(setup, position, action)
+            _advance(setup, position, action, hinted, False)
+            folded.append(action)
 
     def check(self, action: Action) -> None:
         """Raise the refusal ``action`` would get, if any; change nothing."""
@@ -456,19 +473,21 @@ def _check(
         raise errors.NotYourTurn(
             f"It is {names[player]}'s turn, not {names[claimed]}'s", player=player, claimed=claimed
         )
-    if isinstance(action, Hint):
+    if type(action) is Hint:
         _check_hint(setup, position, action, player)
         if position.memory is not None:
             return _check_hint_slots(setup, position, action)
         if action.slots is not None:
             raise errors.SlotsNotRecorded()
         return None
-    if not isinstance(action, (Play, Discard)):
+    kind = type(action)
+    if kind is not Play and kind is not Discard:
         raise TypeError(f"not an action: {action!r}")
-    if position.hands[player] == 0 or (type(action) is Discard and position.hints >= MAX_HINTS):
-        _check_before_the_card(position, type(action))  # raises, saying which
+    if position.hands[player] == 0 or (kind is Discard and position.hints >= MAX_HINTS):
+        _check_before_the_card(position, kind)  # raises, saying which
     slot = action.slot
-    if position.memory is not None:
+    memory = position.memory
+    if memory is not None:
         if slot is not None and (type(slot) is not int or not 1 <= slot <= position.hands[player]):
             _check_slots(setup, position, player, (slot,))  # raises, saying why
     elif slot is not None:
@@ -489,16 +508,17 @@ def _check(
             card=card,
             copies=copies,
         )
-    if isinstance(action, Play) and action.announce is not None:
+    if type(action) is Play and action.announce is not None:
         if not setup.options.timed_display:
             raise errors.AnnounceNotAllowed()
         _check_suit(setup, action.announce)
-    if position.memory is not None:
+    if memory is not None:
         # last, as a hint's missing slots: a card refused whatever its slot is said first
         if slot is None:
             raise errors.SlotNeeded()
-        known = position.memory[player][slot - 1]
-        if card[0] not in known.colors or card[1] not in known.ranks:
+        known = memory[player][slot - 1]
+        colors, ranks, _ = known
+        if card[0] not in colors or card[1] not in ranks:
             _refuse_card_in_slot(setup, known, slot, card)
     return None
 
@@ -520,7 +540,7 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
     if position.hints == 0:
         raise errors.NoHintTokens()
     hands = position.hands
-    to = hint.to
+    to, color, rank, _, _, _ = hint
     if to is not None:
         if not 0 <= to < setup.players:
             raise errors.NoSuchSeat(
@@ -539,7 +559,6 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
         size for seat, size in enumerate(hands) if seat != player
     ):
         raise errors.NoOneToHint()
-    color, rank = hint.color, hint.rank
     if color is not None and rank is not None:
         raise errors.HintNamesBoth()
     if color is not None:
@@ -584,12 +603,15 @@ def _check_hint_slots(
     """The hand-memory refusals of a hint (RULES.md section 8): it names its receiver, one
     clue and the slots it touched, and contradicts no earlier hint. Returns the receiver's
     hand after the hint."""
-    to, slots = hint.to, hint.slots
-    clue: Color | int | None = hint.color if hint.color is not None else hint.rank
+    to, color, rank, _, _, slots = hint
+    clue: Color | int | None = color if color is not None else rank
     if to is None or clue is None or slots is None:
         raise errors.HintNeedsSlots()
     assert position.memory is not None
-    _check_slots(setup, position, to, slots)
+    size = position.hands[to]
+    for slot in slots:
+        if type(slot) is not int or not 1 <= slot <= size:
+            _check_slots(setup, position, to, slots)  # raises, saying which
     touched = frozenset(slots)
     if len(touched) < len(slots):
         repeated = next(slot for slot in slots if slots.count(slot) > 1)
@@ -597,7 +619,7 @@ def _check_hint_slots(
     if not touched and not setup.options.empty_clues:
         raise errors.HintTouchesNothing()
     before = position.memory[to]
-    after, possible = after_hint(before, clue, touched, wild=setup.options.wild_multicolor)
+    after, possible = after_hint(before, clue, touched, setup.options.wild_multicolor)
     if possible:
         return after
     empty = [
@@ -657,7 +679,6 @@ def _advance(
     position: Position,
     action: Action,
     hinted: tuple[SlotKnowledge, ...] | None,
-    *,
     describe: bool = True,
 ) -> Event | None:
     """Apply a checked action to ``position`` and say what happened (None when not asked
@@ -670,8 +691,8 @@ def _advance(
     end: EndReason | None = None
     hands = position.hands
 
-    if isinstance(action, Hint):
-        kind = EventKind.HINT
+    if type(action) is Hint:
+        kind = _HINT_EVENT
         position.hints -= 1
         hints_change = -1
         if hinted is not None:
@@ -684,8 +705,8 @@ def _advance(
         hands[player] -= 1
         position.seen[index] += 1
         hints_change = 0
-        if isinstance(action, Discard):
-            kind = EventKind.DISCARD
+        if type(action) is Discard:
+            kind = _DISCARD_EVENT
             position.discards.append(card)
             position.hints += 1
             hints_change = 1
@@ -694,18 +715,19 @@ def _advance(
             if announce is not None:
                 announce_right = announce is color
             if rank == position.fireworks[color] + 1 and announce_right is not False:
-                kind = EventKind.PLAY
+                kind = _PLAY_EVENT
                 position.fireworks[color] = rank
-                earned = (rank == 5) + (announce_right is True)
-                room = MAX_HINTS - position.hints
-                hints_change = min(earned, room)
-                bonus_lost = earned > room
-                position.hints += hints_change
                 completed = rank == 5
+                earned = completed + (announce_right is True)
+                if earned:  # most plays earn nothing
+                    room = MAX_HINTS - position.hints
+                    hints_change = min(earned, room)
+                    bonus_lost = earned > room
+                    position.hints += hints_change
                 if completed and all(position.fireworks[s.color] == 5 for s in setup.suits):
                     end = EndReason.PERFECT
             else:
-                kind = EventKind.MISPLAY
+                kind = _MISPLAY_EVENT
                 position.discards.append(card)
                 position.fuses += 1
                 fuse_burnt = True
@@ -713,7 +735,7 @@ def _advance(
                     end = EndReason.STRIKEOUT
         if (
             end is None
-            and kind is not EventKind.PLAY
+            and kind is not _PLAY_EVENT
             and setup.options.crowning_piece
             and rank > position.fireworks[color]
             and position.seen[index] == setup.copies[index]
@@ -724,11 +746,9 @@ def _advance(
             hands[player] += 1
             drew = True
             final_round_started = position.deck == 0 and not setup.options.crowning_piece
-        memory = position.memory
-        if memory is not None and action.slot is not None:
-            memory[player] = after_leaving(
-                memory[player], action.slot, setup.fresh_slot if drew else None
-            )
+        memory, slot = position.memory, action.slot
+        if memory is not None and slot is not None:
+            memory[player] = after_leaving(memory[player], slot, setup.fresh_slot if drew else None)
 
     position.turns += 1
     if end is None:

@@ -132,7 +132,7 @@ def color_answers(color: Color, wild: bool) -> frozenset[Color]:
 
 
 def after_hint(
-    hand: tuple[SlotKnowledge, ...], clue: Clue, slots: frozenset[int], *, wild: bool
+    hand: tuple[SlotKnowledge, ...], clue: Clue, slots: frozenset[int], wild: bool
 ) -> tuple[tuple[SlotKnowledge, ...], bool]:
     """The hand after a hint naming ``clue`` touched ``slots`` (numbers from 1), and whether
     every slot can still hold a card (the caller refuses the hint if not).
@@ -141,33 +141,33 @@ def after_hint(
     loses what the clue answers, and stays the very same value when it could not be that
     anyway (most slots, late in a game: nothing is built for them).
     """
-    after = []
+    after = list(hand)  # a slot the hint does not change stays the very same value
     possible = True
     # One loop per kind of clue: a colour hint changes colours, a rank hint ranks.
-    if isinstance(clue, Color):
+    if type(clue) is Color:
         color_splits = _COLOR_SPLITS[_ANSWERS[clue, wild]]
-        for number, slot in enumerate(hand, start=1):
-            colors, ranks, clues = slot
+        for number, (colors, ranks, clues) in enumerate(hand, start=1):
             kept, left = color_splits[colors]
             if number in slots:
-                slot = _new_tuple(SlotKnowledge, (kept, ranks, (*clues, clue)))
-                possible = possible and bool(kept)
+                after[number - 1] = _new_tuple(SlotKnowledge, (kept, ranks, (*clues, clue)))
+                if not kept:
+                    possible = False
             elif left is not colors:
-                slot = _new_tuple(SlotKnowledge, (left, ranks, clues))
-                possible = possible and bool(left)
-            after.append(slot)
+                after[number - 1] = _new_tuple(SlotKnowledge, (left, ranks, clues))
+                if not left:
+                    possible = False
     else:
         rank_splits = _RANK_SPLITS[clue]
-        for number, slot in enumerate(hand, start=1):
-            colors, ranks, clues = slot
+        for number, (colors, ranks, clues) in enumerate(hand, start=1):
             kept_ranks, left_ranks = rank_splits[ranks]
             if number in slots:
-                slot = _new_tuple(SlotKnowledge, (colors, kept_ranks, (*clues, clue)))
-                possible = possible and bool(kept_ranks)
+                after[number - 1] = _new_tuple(SlotKnowledge, (colors, kept_ranks, (*clues, clue)))
+                if not kept_ranks:
+                    possible = False
             elif left_ranks is not ranks:
-                slot = _new_tuple(SlotKnowledge, (colors, left_ranks, clues))
-                possible = possible and bool(left_ranks)
-            after.append(slot)
+                after[number - 1] = _new_tuple(SlotKnowledge, (colors, left_ranks, clues))
+                if not left_ranks:
+                    possible = False
     return tuple(after), possible
 
 
