@@ -325,6 +325,23 @@ def test_log_unknown_action_key_is_named():
     assert "colour" in format_error(log('{"action": "hint", "colour": "red"}')).reason
 
 
+@pytest.mark.parametrize(
+    "action",
+    [{"action": "hint", "to": 1, "rank": 1}, {"action": "play", "card": "R1"},
+     {"action": "discard", "card": "R1"}],
+)  # fmt: skip
+def test_log_every_kind_of_action_refuses_a_bad_player_or_time_in_the_same_words(action):
+    """GAME-LOG.md: "player" is a seat number and "at" an ISO 8601 string, in every action;
+    the hint parser and the play/discard parser each check them (docs/decisions.md), with
+    one wording."""
+    with pytest.raises(ValueError, match=r"^player must be a seat number$"):
+        parse_action({**action, "player": "0"})
+    with pytest.raises(ValueError, match=r"^at must be a string \(ISO 8601 time\)$"):
+        parse_action({**action, "at": 5})
+    text = log(json.dumps({**action, "player": 0.0}))
+    assert format_error(text).reason == "player must be a seat number"
+
+
 def test_log_parse_action_reasons():
     with pytest.raises(ValueError, match="needs its card"):
         parse_action({"action": "play"})
