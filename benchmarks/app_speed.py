@@ -148,25 +148,15 @@ def filesystem(path: Path) -> str:
 
 @contextlib.contextmanager
 def xvfb() -> Iterator[str]:
-    """A private X server; yields its DISPLAY."""
+    """A private X server (the tests' own, ``tests/xwindow.py``); yields its DISPLAY."""
     for tool in ("Xvfb", "xdotool"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is not installed")
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    try:
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    sys.path.insert(0, str(REPO / "tests"))
+    from xwindow import x_server
+
+    with x_server() as env:
+        yield env["DISPLAY"]
 
 
 # -- 1 and 2: in-process, the real App and its own loop ------------------------------
