@@ -460,7 +460,8 @@ def test_pure_tests_pass_under_the_vms_python(appliance: Appliance) -> None:
     machine.run("python3", "-m", "venv", "/root/pure", timeout=600)
     machine.run(
         "/root/pure/bin/pip", "install", "--quiet", "--no-index", "--find-links",
-        "/mnt/payload/wheels", "pytest", "hypothesis", "pytest-timeout", "orjson", timeout=900,
+        "/mnt/payload/wheels", "pytest", "hypothesis", "pytest-timeout", "orjson", "msgspec",
+        timeout=900,
     )  # fmt: skip
     done = machine.run(
         "sh", "-c",
