@@ -158,7 +158,8 @@ class Snapshot(Struct, frozen=True):
     last_action: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON values (the views become objects, tuples lists, the labels an object)."""
+        """Plain JSON values: the views (nested ones too) become objects, the labels an object,
+        and tuples stay tuples, which JSON writes as lists."""
         data: dict[str, Any] = to_builtins(self)
         data["labels"] = dict(self.labels)
         return data
