@@ -150,8 +150,8 @@ class Config(Struct, frozen=True):
     """The card readers, in the file's order (none: no reader)."""
     web: WebConfig = field(default_factory=WebConfig)
     source: Path | None = None
-    """The file read, or None for the built-in defaults (it takes part in ``==``: two files
-    that say the same are equal configurations but for it)."""
+    """The file read, or None for the built-in defaults. It takes part in ``==`` as every
+    field does: the same settings read from two files are two configurations."""
 
     @property
     def scanner(self) -> ScannerConfig | None:
