@@ -17,13 +17,13 @@ import queue
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
 import pygame
+from msgspec import Struct, field
 
 from companion import i18n, sdnotify
 from companion.config import Config
@@ -181,8 +181,7 @@ def storage_notice(storage: Storage, language: str) -> str | None:
     return " · ".join(said)
 
 
-@dataclass
-class Inbox:
+class Inbox(Struct):
     """Where threads leave input events; emitting also wakes the sleeping loop."""
 
     sleeper: Sleeper

@@ -25,9 +25,10 @@ import contextlib
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
+
+from msgspec import Struct, field
 
 from companion.storage import (
     DamagedGameError,
@@ -73,8 +74,7 @@ class BackupError(StorageError):
     the way): one sentence naming it."""
 
 
-@dataclass
-class ExportSummary:
+class ExportSummary(Struct):
     """What ``export --all`` wrote."""
 
     folder: Path
@@ -85,8 +85,7 @@ class ExportSummary:
     unreadable: list[tuple[int, str]] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class Refusal:
+class Refusal(Struct, frozen=True):
     """A file ``import`` refused: where, why, and the exit code ``replay`` would give it."""
 
     path: Path
@@ -98,8 +97,7 @@ class Refusal:
         return f"{self.path}:{self.line}: {self.reason}"
 
 
-@dataclass
-class ImportSummary:
+class ImportSummary(Struct):
     """What ``import`` did: per file read, the game's number here and whether it is new."""
 
     results: list[tuple[Path, ImportedGame]]

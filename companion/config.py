@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from companion.i18n import LANGUAGE_NAMES, LANGUAGES
 from engine.errors import CompanionError, reason_in_words
@@ -71,8 +72,7 @@ class ConfigError(CompanionError, ValueError):
         self.problems = problems
 
 
-@dataclass(frozen=True, slots=True)
-class ScreenConfig:
+class ScreenConfig(Struct, frozen=True):
     """``[screen]``: where and how the app draws."""
 
     display: str = "auto"
@@ -82,16 +82,14 @@ class ScreenConfig:
     language: str = "en"
 
 
-@dataclass(frozen=True, slots=True)
-class GameConfig:
+class GameConfig(Struct, frozen=True):
     """``[game]``: the defaults offered when a new game is set up."""
 
     players: int = 3
     options: GameOptions = field(default_factory=GameOptions)
 
 
-@dataclass(frozen=True, slots=True)
-class GpioConfig:
+class GpioConfig(Struct, frozen=True):
     """``[gpio]``: the button panel. ``pin_factory = "none"``: no panel."""
 
     pin_factory: str = "auto"
@@ -100,8 +98,7 @@ class GpioConfig:
     long_press: float = 0.8
 
 
-@dataclass(frozen=True, slots=True)
-class ScannerConfig:
+class ScannerConfig(Struct, frozen=True):
     """One card reader: ``[scanner]``, or one ``[[scanner]]`` table of several.
 
     A serial reader (``rdm6300``, ``line``) has a ``port``; a USB keyboard-type
@@ -130,8 +127,7 @@ class ScannerConfig:
         return self.protocol not in SERIAL_PROTOCOLS
 
 
-@dataclass(frozen=True, slots=True)
-class WebConfig:
+class WebConfig(Struct, frozen=True):
     """``[web]``: the live page for phones on the LAN (``companion/web``).
 
     Off without a configuration file (a desktop: ``run --web`` turns it on); the file
@@ -144,8 +140,7 @@ class WebConfig:
     """The address to listen on; empty: every address (the LAN and the loopback)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(Struct, frozen=True):
     """The whole configuration; ``Config()`` is the built-in defaults."""
 
     screen: ScreenConfig = field(default_factory=ScreenConfig)
@@ -154,8 +149,9 @@ class Config:
     scanners: tuple[ScannerConfig, ...] = ()
     """The card readers, in the file's order (none: no reader)."""
     web: WebConfig = field(default_factory=WebConfig)
-    source: Path | None = field(default=None, compare=False)
-    """The file read, or None for the built-in defaults."""
+    source: Path | None = None
+    """The file read, or None for the built-in defaults. It takes part in ``==`` as every
+    field does: the same settings read from two files are two configurations."""
 
     @property
     def scanner(self) -> ScannerConfig | None:

@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from companion import i18n
 from companion.i18n import LANGUAGES
@@ -118,25 +120,21 @@ class EntryKind(Enum):
 # -- effects: what the app must do, in order, before drawing ---------------
 
 
-@dataclass(frozen=True)
-class StartGame:
+class StartGame(Struct, frozen=True):
     setup: GameSetup
 
 
-@dataclass(frozen=True)
-class RecordAction:
+class RecordAction(Struct, frozen=True):
     action: Action
     #: The phone's request that made it, answered once it is stored (None: the panel's).
     reply: PhoneReply | None = None
 
 
-@dataclass(frozen=True)
-class RecordUndo:
+class RecordUndo(Struct, frozen=True):
     reply: PhoneReply | None = None
 
 
-@dataclass(frozen=True)
-class PhoneReply:
+class PhoneReply(Struct, frozen=True):
     """Answer a phone (after storing the action this comes with, if any).
 
     ``message`` is what it is told (in words by :func:`message_words`), ``preview`` what
@@ -155,38 +153,32 @@ class PhoneReply:
     keep: bool = False
 
 
-@dataclass(frozen=True)
-class PairPhone:
+class PairPhone(Struct, frozen=True):
     """Pair the phone that gave the right code (the app stores it, then answers)."""
 
     request: PhonePair
 
 
-@dataclass(frozen=True)
-class UnpairPhone:
+class UnpairPhone(Struct, frozen=True):
     """Remove a paired phone (its token stops acting at once)."""
 
     phone_id: int
 
 
-@dataclass(frozen=True)
-class NewPairingCode:
+class NewPairingCode(Struct, frozen=True):
     """The Phones page opened, or its code was tried too often: the app makes a new one
     (:attr:`Controller.pairing_code`)."""
 
 
-@dataclass(frozen=True)
-class FinishGame:
+class FinishGame(Struct, frozen=True):
     pass
 
 
-@dataclass(frozen=True)
-class SaveSettings:
+class SaveSettings(Struct, frozen=True):
     settings: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class LoadHistory:
+class LoadHistory(Struct, frozen=True):
     """Read the history for its screen: the first page of games and the statistics, or
     (``before``) the page of games older than game ``before``, added after those shown.
     The app answers with :meth:`Controller.show_history_page`."""
@@ -194,26 +186,22 @@ class LoadHistory:
     before: int | None = None
 
 
-@dataclass(frozen=True)
-class ResumeGame:
+class ResumeGame(Struct, frozen=True):
     """Take up an unfinished game from the history (the app loads it, then calls
     :meth:`Controller.take_up`)."""
 
     game_id: int
 
 
-@dataclass(frozen=True)
-class Quit:
+class Quit(Struct, frozen=True):
     """Close the companion (the menu's Quit, on a desktop)."""
 
 
-@dataclass(frozen=True)
-class Beep:
+class Beep(Struct, frozen=True):
     kind: BeepKind
 
 
-@dataclass(frozen=True)
-class NewTableCode:
+class NewTableCode(Struct, frozen=True):
     """A new table code for the page for phones: the old links stop working."""
 
 
@@ -238,8 +226,7 @@ Effect = (
 # -- messages: the last thing that happened, for the status line ------------
 
 
-@dataclass(frozen=True)
-class Happened:
+class Happened(Struct, frozen=True):
     """An action was recorded; ``event`` says what it did, ``by`` the phone that entered
     it (empty: the panel)."""
 
@@ -247,23 +234,20 @@ class Happened:
     by: str = ""
 
 
-@dataclass(frozen=True)
-class Refused:
+class Refused(Struct, frozen=True):
     """An action was refused; nothing changed."""
 
     error: IllegalAction
 
 
-@dataclass(frozen=True)
-class Undone:
+class Undone(Struct, frozen=True):
     """The last action was taken back (``by``: the phone that asked, else empty)."""
 
     event: Event
     by: str = ""
 
 
-@dataclass(frozen=True)
-class Info:
+class Info(Struct, frozen=True):
     """Anything else worth a line: a key of :mod:`companion.i18n` and its parameters."""
 
     key: str
@@ -299,8 +283,7 @@ def message_words(lang: str, message: Message | None, names: tuple[str, ...]) ->
 # -- the set-up being prepared ---------------------------------------------
 
 
-@dataclass
-class SetupDraft:
+class SetupDraft(Struct):
     """The choices on the set-up screen; remembered between games."""
 
     players: int = 3
@@ -405,8 +388,7 @@ NOT_YET_COMPLETE = frozenset({"slot_needed", "hint_needs_slots"})
 Clue = Color | int
 
 
-@dataclass
-class Entry:
+class Entry(Struct):
     """A play, a discard or (with hand memory) a hint being entered."""
 
     kind: EntryKind | None  # None: a card was scanned first, "play or discard?"

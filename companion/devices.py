@@ -23,10 +23,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from msgspec import Struct, field
 
 from companion.config import Config, ScannerConfig, reader_names
 from engine.errors import CompanionError
@@ -49,8 +50,7 @@ class Reader(Protocol):
     def close(self) -> None: ...
 
 
-@dataclass(frozen=True)
-class DeviceOptions:
+class DeviceOptions(Struct, frozen=True):
     """What the command line says over the configuration."""
 
     #: ``--gpio``: the pin factory, instead of ``[gpio] pin_factory``.
@@ -63,8 +63,7 @@ class DeviceOptions:
     dev: Path = Path("/dev")
 
 
-@dataclass
-class Devices:
+class Devices(Struct):
     """The devices open for this run."""
 
     panel: ButtonPanel | None = None

@@ -26,11 +26,11 @@ from __future__ import annotations
 import mmap
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
 import pygame
+from msgspec import Struct
 
 from engine.errors import CompanionError, reason_in_words
 
@@ -56,8 +56,7 @@ class FramebufferError(CompanionError, RuntimeError):
     """The framebuffer cannot be used: missing, unreadable, or in a format we cannot write."""
 
 
-@dataclass(frozen=True)
-class FramebufferInfo:
+class FramebufferInfo(Struct, frozen=True):
     """Geometry and pixel format of a framebuffer.
 
     ``stride`` is the length of one row in memory, in bytes; it may exceed

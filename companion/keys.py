@@ -18,8 +18,9 @@ ChooseSlot(slot=3, seat=None)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+from msgspec import Struct
 
 from companion.controller import NEXT_VALUE, PREVIOUS_VALUE, EntryStep, Screen
 from engine.cards import Color
@@ -127,8 +128,7 @@ BURST_MAX_GAP = 0.050
 """Seconds: each character of a burst comes at most this long after the one before."""
 
 
-@dataclass(frozen=True, slots=True)
-class TypedScan:
+class TypedScan(Struct, frozen=True):
     """A line typed far faster than a person types: a reader's read, not keys."""
 
     text: str

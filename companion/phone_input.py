@@ -29,8 +29,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct
 
 from engine.actions import Action
 from engine.errors import CompanionError
@@ -50,8 +51,7 @@ class BadRequest(CompanionError, ValueError):
     """A request the page would never send: the reason, for the one sentence answered."""
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(Struct, frozen=True):
     """What a phone is answered: ``ok`` (recorded, or would be), ``status`` the HTTP
     status, ``text`` one sentence in the table's language, ``actions`` the count of
     actions after it (the position the phone looks at next), ``token`` for a pairing."""
@@ -92,8 +92,7 @@ def _no_reply(answer: Answer) -> None:
     """The reply of a request nobody waits for (tests, benchmarks)."""
 
 
-@dataclass(frozen=True, slots=True)
-class PhoneMove:
+class PhoneMove(Struct, frozen=True):
     """A paired phone's action (None: an undo, the last one taken back), made on ``position``
     (the count of actions the phone saw) of game ``game``; ``preview_only``: say what it
     would do, change nothing. ``token_hash``: the phone's pairing token, hashed."""
@@ -104,25 +103,26 @@ class PhoneMove:
     action: Action | None
     token_hash: bytes = b""
     preview_only: bool = False
-    reply: Reply = field(default=_no_reply, compare=False, repr=False)
+    #: Who waits for the answer (the server's request). A field like the others: two moves
+    #: are equal only with the same reply (the tests' moves all have this default).
+    reply: Reply = _no_reply
 
 
-@dataclass(frozen=True, slots=True)
-class PhonePair:
+class PhonePair(Struct, frozen=True):
     """A phone asks to be paired with the code it was shown, under ``name``; the token
     it will be given is made by the server, and only its hash comes here."""
 
     code: str
     name: str
     token_hash: bytes
-    reply: Reply = field(default=_no_reply, compare=False, repr=False)
+    #: Who waits for the answer (see :attr:`PhoneMove.reply`).
+    reply: Reply = _no_reply
 
 
 PhoneEvent = PhoneMove | PhonePair
 
 
-@dataclass(frozen=True, slots=True)
-class PairedPhone:
+class PairedPhone(Struct, frozen=True):
     """A phone that may enter actions, as the panel lists it."""
 
     id: int
@@ -130,8 +130,7 @@ class PairedPhone:
     paired_at: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class PhoneReceipt:
+class PhoneReceipt(Struct, frozen=True):
     """A phone's request and the answer it was given (its HTTP status and JSON), as the
     database keeps it."""
 

@@ -41,13 +41,15 @@ import struct
 import threading
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, TypeVar
+
+from msgspec import Struct
+from msgspec.structs import asdict, replace
 
 from companion import i18n
 from companion.phone_input import PHONE_NAME_LENGTH, PairedPhone, PhoneReceipt
@@ -378,8 +380,7 @@ class GameStateError(StorageError, ValueError):
     """The request does not fit the game's state (e.g. an action for an abandoned game)."""
 
 
-@dataclass(frozen=True)
-class StoredGame:
+class StoredGame(Struct, frozen=True):
     """A game as stored: its set-up and actions (its log), and where it stands."""
 
     id: int
@@ -394,8 +395,7 @@ class StoredGame:
         return Game.replay(self.setup, self.actions)
 
 
-@dataclass(frozen=True)
-class HistoryRow:
+class HistoryRow(Struct, frozen=True):
     """One game in the history list: finished, or left unfinished."""
 
     id: int
@@ -423,16 +423,14 @@ class HistoryRow:
         return self.status is not GameStatus.OVER and self.damaged is None
 
 
-@dataclass(frozen=True)
-class HistoryPage:
+class HistoryPage(Struct, frozen=True):
     """A page of the history: games newest first, and whether older games follow."""
 
     rows: list[HistoryRow]
     more: bool
 
 
-@dataclass(frozen=True)
-class StoredEntry:
+class StoredEntry(Struct, frozen=True):
     """A stored game's number, dates and status as the database holds them (its log unread:
     the status of a damaged row may be anything)."""
 
@@ -442,8 +440,7 @@ class StoredEntry:
     status: str
 
 
-@dataclass(frozen=True)
-class GameToImport:
+class GameToImport(Struct, frozen=True):
     """A game read from a log, for :meth:`Storage.import_games`: refereed already (replayed
     by the engine; see :meth:`of`), with what the log's file said of it. Its log is kept
     as text, not as a :class:`Game`: a restore holds thousands of them at once."""
@@ -490,8 +487,7 @@ class GameToImport:
         )
 
 
-@dataclass(frozen=True)
-class ImportedGame:
+class ImportedGame(Struct, frozen=True):
     """What :meth:`Storage.import_games` did with one game: its number here, and whether it
     was stored now (False: the same log was stored already, under that number)."""
 
@@ -499,8 +495,7 @@ class ImportedGame:
     new: bool
 
 
-@dataclass(frozen=True)
-class StatsRow:
+class StatsRow(Struct, frozen=True):
     """Best and average score of the finished games of one table size and variant."""
 
     players: int
@@ -510,8 +505,7 @@ class StatsRow:
     average: float
 
 
-@dataclass(frozen=True)
-class _Verdict:
+class _Verdict(Struct, frozen=True):
     """What :func:`_examine` found at the database path."""
 
     kind: str  # "new", "ours", "corrupt", "foreign" or "newer"
@@ -2042,8 +2036,7 @@ def _fsync_directory(directory: Path) -> None:
 # -- the ledger: what a truncation of the database cannot reach ----------------------------
 
 
-@dataclass(frozen=True)
-class LedgerState:
+class LedgerState(Struct, frozen=True):
     """What the database held after its last confirmed write."""
 
     #: Rows in the table of games, and the highest id given.
@@ -2104,7 +2097,7 @@ class Ledger:
             return
         self._sequence += 1
         payload = json.dumps(
-            {"seq": self._sequence, **state.__dict__}, separators=(",", ":")
+            {"seq": self._sequence, **asdict(state)}, separators=(",", ":")
         ).encode()
         record = _LEDGER_MAGIC + struct.pack(">IH", zlib.crc32(payload), len(payload)) + payload
         os.pwrite(self._fd, record.ljust(_LEDGER_SLOT, b"\0"), (self._sequence % 2) * _LEDGER_SLOT)

@@ -30,11 +30,12 @@ engine.options.SetupError: the crowning piece combines with one other variant on
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from typing import Any, Final
+from typing import Annotated, Any, Final, get_type_hints
+
+from msgspec import Meta, Struct
+from msgspec.structs import replace
 
 from engine.cards import ALL_CARDS, Card, Color
 from engine.errors import CompanionError
@@ -68,8 +69,7 @@ class Multicolor(Enum):
     FULL = "full"
 
 
-@dataclass(frozen=True, slots=True)
-class SuitSpec:
+class SuitSpec(Struct, frozen=True):
     """One suit in play, as data."""
 
     color: Color
@@ -80,43 +80,35 @@ class SuitSpec:
     touched_by_every_color_hint: bool = False
 
 
-def _about(sentence: str) -> dict[str, str]:
-    """A field's metadata: what the option does, in one English sentence."""
-    return {"doc": sentence}
+def _about(sentence: str) -> Meta:
+    """An option's annotation: what it does, in one English sentence."""
+    return Meta(description=sentence)
 
 
-@dataclass(frozen=True, slots=True)
-class GameOptions:
+class GameOptions(Struct, frozen=True):
     """The variants of one game; the defaults are the printed base game."""
 
-    multicolor: Multicolor = dataclasses.field(
-        default=Multicolor.NONE,
-        metadata=_about('Multicolor suit: "none", "short" (one card per rank) or "full" (10).'),
-    )
-    wild_multicolor: bool = dataclasses.field(
-        default=False,
-        metadata=_about("Multicolor cards answer every colour hint (needs multicolor)."),
-    )
-    crowning_piece: bool = dataclasses.field(
-        default=False,
-        metadata=_about("No final round: play on until the display is complete or lost."),
-    )
-    timed_display: bool = dataclasses.field(
-        default=False,
-        metadata=_about("A play may announce its colour: right, a hint back; wrong, a fuse."),
-    )
-    empty_clues: bool = dataclasses.field(
-        default=False, metadata=_about("A hint may touch no card.")
-    )
-    strikeout_keeps_score: bool = dataclasses.field(
-        default=False, metadata=_about("Losing the third fuse keeps the score instead of 0.")
-    )
-    hand_memory: bool = dataclasses.field(
-        default=False,
-        metadata=_about(
-            "The companion remembers which cards each hint touched, by slot (new cards left)."
-        ),
-    )
+    multicolor: Annotated[
+        Multicolor,
+        _about('Multicolor suit: "none", "short" (one card per rank) or "full" (10).'),
+    ] = Multicolor.NONE
+    wild_multicolor: Annotated[
+        bool, _about("Multicolor cards answer every colour hint (needs multicolor).")
+    ] = False
+    crowning_piece: Annotated[
+        bool, _about("No final round: play on until the display is complete or lost.")
+    ] = False
+    timed_display: Annotated[
+        bool, _about("A play may announce its colour: right, a hint back; wrong, a fuse.")
+    ] = False
+    empty_clues: Annotated[bool, _about("A hint may touch no card.")] = False
+    strikeout_keeps_score: Annotated[
+        bool, _about("Losing the third fuse keeps the score instead of 0.")
+    ] = False
+    hand_memory: Annotated[
+        bool,
+        _about("The companion remembers which cards each hint touched, by slot (new cards left)."),
+    ] = False
 
     # -- the options as data -------------------------------------------------
 
@@ -137,23 +129,23 @@ class GameOptions:
     @staticmethod
     def doc(name: str) -> str:
         """One English sentence on what the option does (the config's comment)."""
-        return str(_FIELDS[name].metadata["doc"])
+        return _option_docs()[name]
 
     def value(self, name: str) -> OptionValue:
         """The value of the option called ``name``."""
-        if name not in _FIELDS:
+        if name not in _DEFAULTS:
             raise KeyError(f"no option called {name!r}")
         value: OptionValue = getattr(self, name)
         return value
 
     def with_value(self, name: str, value: OptionValue) -> GameOptions:
         """A copy with one option changed; ``SetupError`` if the value is not one of its choices."""
-        if name not in _FIELDS:
+        if name not in _DEFAULTS:
             raise SetupError("unknown_option", f"unknown option {name!r}")
         if type(value) is not type(_DEFAULTS[name]) or value not in self.choices(name):
             raise SetupError("bad_option_value", f"{name} cannot be {value!r}")
         changes: dict[str, Any] = {name: value}
-        return dataclasses.replace(self, **changes)
+        return replace(self, **changes)
 
     def cycled(self, name: str) -> GameOptions:
         """A copy with the option moved on to its next choice (the set-up screen's OK).
@@ -184,7 +176,7 @@ class GameOptions:
     def effective(self) -> GameOptions:
         """The options a game is played with: wild multicolor without multicolor is off."""
         if self.wild_multicolor and self.multicolor is Multicolor.NONE:
-            return dataclasses.replace(self, wild_multicolor=False)
+            return replace(self, wild_multicolor=False)
         return self
 
     def check(self) -> None:
@@ -290,13 +282,24 @@ class GameOptions:
         return ", ".join(parts) or "base game"
 
 
-_FIELDS = {field.name: field for field in dataclasses.fields(GameOptions)}
 _DEFAULTS: dict[str, OptionValue] = {
-    name: field.default for name, field in _FIELDS.items() if isinstance(field.default, bool | Enum)
+    name: default
+    for name, default in zip(
+        GameOptions.__struct_fields__, GameOptions.__struct_defaults__, strict=True
+    )
+    if isinstance(default, bool | Enum)
 }
 
 #: Every option, in the order the set-up screen, the config and the log list them.
-OPTION_NAMES: Final[tuple[str, ...]] = tuple(_FIELDS)
+OPTION_NAMES: Final[tuple[str, ...]] = GameOptions.__struct_fields__
+
+
+@cache
+def _option_docs() -> dict[str, str]:
+    """Each option's sentence, from its annotation (read when the config's comments are
+    written, not at import: the annotations are strings until then)."""
+    hints = get_type_hints(GameOptions, include_extras=True)
+    return {name: str(hints[name].__metadata__[0].description) for name in OPTION_NAMES}
 
 
 def _from_json(name: str, value: object) -> OptionValue:

@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from gpiozero import Button, Buzzer, LEDBarGraph, LEDBoard, RotaryEncoder
 from gpiozero.exc import GPIOZeroError
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
+from msgspec import Struct
 
 from hardware.events import Emit, Key, Press
 from hardware.wiring import (
@@ -70,8 +70,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class BeepPattern:
+class BeepPattern(Struct, frozen=True):
     """A buzzer pattern: ``count`` beeps of ``on_time`` seconds, ``off_time`` apart."""
 
     on_time: float

@@ -8,8 +8,9 @@ engine actions. Nothing here knows a rule.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
+
+from msgspec import Struct
 
 from engine.cards import Card, Color
 from hardware.wiring import ReaderRole
@@ -31,29 +32,25 @@ class Key(Enum):
     HELP = "help"
 
 
-@dataclass(frozen=True, slots=True)
-class Press:
+class Press(Struct, frozen=True):
     """A button was pressed (keyboard key, GPIO button, on-screen button)."""
 
     key: Key
 
 
-@dataclass(frozen=True, slots=True)
-class ChooseColor:
+class ChooseColor(Struct, frozen=True):
     """A colour was picked (keyboard letter, on-screen colour)."""
 
     color: Color
 
 
-@dataclass(frozen=True, slots=True)
-class ChooseRank:
+class ChooseRank(Struct, frozen=True):
     """A rank 1-5 was picked."""
 
     rank: int
 
 
-@dataclass(frozen=True, slots=True)
-class ChooseSlot:
+class ChooseSlot(Struct, frozen=True):
     """A slot of a hand was picked (hand memory): 1 is the newest card, at the left.
 
     In a hint's entry it toggles whether the hint touched that slot; in a play's or a
@@ -65,29 +62,25 @@ class ChooseSlot:
     seat: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ChooseSeat:
+class ChooseSeat(Struct, frozen=True):
     """A player was picked by seat (0 first): the receiver of a hint (hand memory)."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class ChooseNumber:
+class ChooseNumber(Struct, frozen=True):
     """A digit was typed where a number is asked (e.g. player count 2-5)."""
 
     number: int
 
 
-@dataclass(frozen=True, slots=True)
-class TypeText:
+class TypeText(Struct, frozen=True):
     """Characters typed on a keyboard where text is asked (a player's name)."""
 
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class CardScanned:
+class CardScanned(Struct, frozen=True):
     """A reader read a tag. ``card`` is None when the tag is not enrolled.
 
     ``role`` is the reader's: ``"any"`` (the players say next whether the card was
@@ -99,23 +92,20 @@ class CardScanned:
     role: ReaderRole = "any"
 
 
-@dataclass(frozen=True, slots=True)
-class Tap:
+class Tap(Struct, frozen=True):
     """A touch or click at a screen position, resolved later by the layout."""
 
     x: int
     y: int
 
 
-@dataclass(frozen=True, slots=True)
-class Select:
+class Select(Struct, frozen=True):
     """A tap resolved by the layout to a named on-screen target (a set-up or menu row)."""
 
     target: str
 
 
-@dataclass(frozen=True, slots=True)
-class DeviceStatus:
+class DeviceStatus(Struct, frozen=True):
     """An input device came or went ("scanner disconnected")."""
 
     device: str

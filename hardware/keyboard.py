@@ -34,7 +34,8 @@ import struct
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from engine.errors import reason_in_words
 from hardware.events import CardScanned, Emit
@@ -169,8 +170,7 @@ class KeyLineDecoder:
         return None
 
 
-@dataclass
-class InputDeviceHandle:
+class InputDeviceHandle(Struct):
     """An opened (and grabbed) device: the descriptor to read, and how to let it go."""
 
     fd: int

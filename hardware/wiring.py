@@ -8,8 +8,9 @@ any machine.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Literal, get_args
+
+from msgspec import Struct
 
 from engine.errors import CompanionError
 
@@ -38,8 +39,7 @@ class NoGpioError(HardwareError, RuntimeError):
     """No usable GPIO on this machine (no chip, no pin library, pins busy)."""
 
 
-@dataclass(frozen=True, slots=True)
-class PanelPins:
+class PanelPins(Struct, frozen=True):
     """BCM pin numbers of the panel. ``None`` (or an empty tuple) means "not fitted".
 
     The defaults keep clear of the UART (14, 15: the card scanner), I2C (2, 3)

@@ -89,9 +89,9 @@ def test_every_language_is_one_module_of_the_languages_package():
 def test_a_new_language_is_one_new_file(tmp_path, monkeypatch):
     """One module defining LANGUAGE, dropped into the package, is a language."""
     (tmp_path / "xx.py").write_text(
-        "import dataclasses\n"
+        "import msgspec\n"
         "from companion.languages.en import LANGUAGE as EN\n"
-        "LANGUAGE = dataclasses.replace(EN, code='xx', name='Xx')\n",
+        "LANGUAGE = msgspec.structs.replace(EN, code='xx', name='Xx')\n",
         encoding="utf-8",
     )
     monkeypatch.setattr(languages, "__path__", [*languages.__path__, str(tmp_path)])

@@ -13,6 +13,7 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,9 @@ WANTED_GROUPS = ["video", "render", "input", "gpio", "dialout"]
 
 def run_install(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HANABI_")}
+    # The installer's Python is the tests' own: with --no-pip it reads the default
+    # configuration from this checkout, whose imports (msgspec) a bare python3 may lack.
+    env["HANABI_PYTHON"] = sys.executable
     result = subprocess.run(
         ["bash", str(SCRIPT), "--root", str(root), *args],
         capture_output=True,
@@ -116,6 +120,7 @@ def test_lays_down_unit_config_and_venv(root: Path) -> None:
     config = root / "etc/hanabi-companion/config.toml"
     assert config.is_file()
     assert stat.S_IMODE(config.stat().st_mode) == 0o644
+    assert "writing a minimal config" not in result.stderr  # the package's own defaults
 
     pyvenv = (root / "opt/hanabi-companion/venv/pyvenv.cfg").read_text()
     assert "include-system-site-packages = true" in pyvenv.splitlines()

@@ -148,6 +148,26 @@ def test_snapshot_says_the_table_in_plain_values_and_the_tables_language():
     assert json.loads(json.dumps(snapshot.to_json()))["labels"]["recent"] == "Last actions"
 
 
+def test_the_pages_json_has_every_view_as_an_object_nested_values_included():
+    """Rule: the JSON the page reads names every value, down to a hand's slots and the
+    discards (the views are value types; their JSON is made recursively, not one level)."""
+    snapshot = build_snapshot(controller_for(memory_game()), game_key="7")
+    data = json.loads(json.dumps(snapshot.to_json()))
+    assert data["seats"][1]["name"] == "Bo" and data["seats"][1]["current"] is True
+    assert data["seats"][1]["hand"][1] == {
+        "number": 2,
+        "color": "R",
+        "not_colors": [],
+        "rank": 0,
+        "not_ranks": [],
+        "touched": True,
+    }
+    assert data["suits"][0] == {"letter": "R", "name": "red", "top": 1, "dead": False}
+    assert data["discards"] == [["B", [{"letter": "B", "rank": 5, "mark": "×"}]]]
+    assert data["hand_sizes"] == [5, 5]
+    assert data["labels"]["my_hand"] == "My hand"
+
+
 def test_board_publishes_only_a_changed_table():
     """Publishing the same table again is not a change (no event to the phones)."""
     controller = controller_for(memory_game())

@@ -19,7 +19,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from engine.cards import Color
 from engine.game import Rating
@@ -28,8 +29,7 @@ from engine.game import Rating
 FALLBACK = "en"
 
 
-@dataclass(frozen=True)
-class Language:
+class Language(Struct, frozen=True):
     """Every word of the app in one language."""
 
     #: ISO 639-1 code, and the name of the module that defines the language.

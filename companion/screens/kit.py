@@ -19,10 +19,10 @@ import logging
 import math
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
+from msgspec import Struct
 
 from engine.cards import Color
 from engine.setup import MAX_FUSES, MAX_HINTS
@@ -101,8 +101,7 @@ class LayoutError(ValueError):
     """Two boxes of a screen overlap, or a box leaves the screen: a bug in a layout."""
 
 
-@dataclass(frozen=True)
-class Drawn:
+class Drawn(Struct, frozen=True):
     """One line of text as it landed on the screen."""
 
     text: str

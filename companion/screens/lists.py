@@ -9,9 +9,9 @@ right say there are more above or below.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import pygame
+from msgspec import Struct
 
 from companion import i18n
 from companion.controller import SETUP_ROWS, Controller, Info, Refused, SetupDraft
@@ -23,8 +23,7 @@ from hardware.events import InputEvent, Select
 NOT_CYCLED = ("names", "start")
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(Struct, frozen=True):
     label: str
     value: str
     event: InputEvent

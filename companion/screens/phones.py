@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 
 import pygame
+from msgspec import Struct
 
 from companion import i18n
 from companion.controller import NEW_CODE, REMOVE_PHONE, Controller, Info
@@ -145,8 +145,7 @@ class Sentence(StrEnum):
     CROWDED = "crowded"
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(Struct, frozen=True):
     """How the code page shares its room: the QR code's side, where the sentence
     "Scan with a phone…" goes, and the pairing code's size."""
 

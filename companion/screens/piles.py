@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass
 from enum import Enum
 
 import pygame
+from msgspec import Struct
 
 from companion import i18n
 from companion.screens.kit import BACKGROUND, DARK_INK, DIM, SUIT_RGB, WARN, Kit, LayoutError
@@ -55,8 +55,7 @@ class PileForm(Enum):
     FLOW = "flow"
 
 
-@dataclass(frozen=True)
-class SuitRow:
+class SuitRow(Struct, frozen=True):
     """One suit's line of the pile: its discarded cards, rank by rank, and how many of
     its cards nobody has seen yet."""
 
@@ -76,8 +75,7 @@ def suit_rows(game: Game) -> list[SuitRow]:
     return rows
 
 
-@dataclass(frozen=True)
-class PilePlan:
+class PilePlan(Struct, frozen=True):
     """How the pile is drawn: the form, the text size on the tiles, the tiles' height,
     the columns of suits, and the lines each suit's row takes."""
 

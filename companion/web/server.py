@@ -37,12 +37,12 @@ import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import orjson
 from aiohttp import web
+from msgspec import Struct
 
 from companion import i18n
 from companion.phone_input import (
@@ -131,8 +131,7 @@ REQUEST_LOG.addFilter(_OneLine())
 REQUEST_LOG.propagate = False
 
 
-@dataclass(frozen=True, slots=True)
-class StaticFile:
+class StaticFile(Struct, frozen=True):
     content_type: str
     raw: bytes
     gzipped: bytes

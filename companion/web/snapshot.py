@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any
+
+from msgspec import Struct, to_builtins
 
 from companion import i18n
 from companion.controller import Controller, Happened, Undone, message_words
@@ -78,8 +79,7 @@ LABELS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class SuitView:
+class SuitView(Struct, frozen=True):
     """One suit of the game: its letter (``R``…), its name, its firework's top rank."""
 
     letter: str
@@ -88,8 +88,7 @@ class SuitView:
     dead: bool  # a card it needs is gone for good: it can never be completed
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardView:
+class DiscardView(Struct, frozen=True):
     """One discarded card; ``mark`` is ``!`` (the last copy of a card still needed),
     ``×`` (a card a firework needed, gone for good) or empty."""
 
@@ -98,8 +97,7 @@ class DiscardView:
     mark: str
 
 
-@dataclass(frozen=True, slots=True)
-class SlotView:
+class SlotView(Struct, frozen=True):
     """What the table heard about one card of a hand (hand memory), slot 1 first.
 
     ``color`` is the suit's letter when the hints leave one, else empty and
@@ -115,15 +113,13 @@ class SlotView:
     touched: bool
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(Struct, frozen=True):
     name: str
     current: bool
     hand: tuple[SlotView, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
+class Snapshot(Struct, frozen=True):
     """Everything the page shows. ``actions`` (the actions recorded so far) is the SSE
     event id; ``game`` tells one game from the next (a new game starts again at 0)."""
 
@@ -147,7 +143,7 @@ class Snapshot:
     result_title: str = ""
     result_sentence: str = ""
     hand_memory: bool = False
-    seats: tuple[SeatView, ...] = field(default_factory=tuple)
+    seats: tuple[SeatView, ...] = ()
     # what a paired phone needs to enter actions (issue 22)
     #: The seat whose turn it is (-1: no game, or the game is over).
     current: int = -1
@@ -162,8 +158,9 @@ class Snapshot:
     last_action: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON values (tuples become lists, the labels an object)."""
-        data = asdict(self)
+        """Plain JSON values: the views (nested ones too) become objects, the labels an object,
+        and tuples stay tuples, which JSON writes as lists."""
+        data: dict[str, Any] = to_builtins(self)
         data["labels"] = dict(self.labels)
         return data
 
