@@ -34,9 +34,10 @@ readonly APT_PACKAGES=(python3-venv libdrm2 libgbm1 libegl1 libegl-mesa0 libgles
 # wheel exists (Python 3.11 on arm64 and armhf, as of lgpio 0.2.2.0), else
 # the companion runs without buttons.
 readonly GPIO_PACKAGE=python3-lgpio
-# What a source build of pygame-ce needs, for systems PyPI has no wheel for
+# What a source build of pygame-ce (and of msgspec, a small C extension: the
+# compiler and Python's headers) needs, for systems PyPI has no wheel for
 # (32-bit Raspberry Pi OS, when piwheels has no build for its Python either).
-readonly PYGAME_BUILD_PACKAGES=(build-essential python3-dev pkg-config libsdl2-dev
+readonly SOURCE_BUILD_PACKAGES=(build-essential python3-dev pkg-config libsdl2-dev
     libsdl2-image-dev libsdl2-mixer-dev libsdl2-ttf-dev libfreetype-dev libportmidi-dev)
 
 SOURCE_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
@@ -311,32 +312,33 @@ create_venv() {
     # requirement, so pip puts 2.x into the venv, which comes first on
     # sys.path; check_venv makes sure of it.
     "${PIP_INSTALL[@]}" --force-reinstall --no-deps "$STAGE"
-    if ! "${PIP_INSTALL[@]}" --only-binary=pygame-ce "$STAGE"; then
-        pygame_needs_a_source_build
+    if ! "${PIP_INSTALL[@]}" --only-binary=pygame-ce,msgspec "$STAGE"; then
+        compiled_dependencies_need_a_source_build
         "${PIP_INSTALL[@]}" "$STAGE"
     fi
     install_gpio_library
     check_venv
 }
 
-# pygame-ce has wheels on PyPI for 64-bit systems; 32-bit Raspberry Pi OS gets
-# one from piwheels (its /etc/pip.conf lists it) when piwheels built one for its
-# Python, else pip builds it from source, which needs SDL's headers. Called
-# when the install with wheels only failed: if pygame-ce was the reason, get
+# pygame-ce and msgspec have wheels on PyPI for 64-bit systems; 32-bit
+# Raspberry Pi OS gets them from piwheels (its /etc/pip.conf lists it) when
+# piwheels built them for its Python, else pip builds them from source, which
+# needs a compiler (and SDL's headers for pygame-ce). Called when the install
+# with wheels only for these two failed: if one of them was the reason, get
 # what a source build needs (or say what it needs), else stop.
-pygame_needs_a_source_build() {
+compiled_dependencies_need_a_source_build() {
     local machine python_version
-    if "${PIP_INSTALL[@]}" --dry-run --only-binary=pygame-ce "pygame-ce>=2.5" >/dev/null 2>&1; then
+    if "${PIP_INSTALL[@]}" --dry-run --only-binary=pygame-ce,msgspec "pygame-ce>=2.5" "msgspec>=0.18" >/dev/null 2>&1; then
         die "pip could not install the companion's dependencies (see above)"
     fi
     machine=$(uname -m)
     python_version=$("$VENV/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
     if ((USE_APT)) && command -v apt-get >/dev/null; then
-        log "pygame-ce has no wheel for Python $python_version on $machine: building it from source (a long build), with ${PYGAME_BUILD_PACKAGES[*]}"
-        system env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${PYGAME_BUILD_PACKAGES[@]}" ||
-            die "apt-get could not install what a source build of pygame-ce needs (see above)"
+        log "pygame-ce or msgspec has no wheel for Python $python_version on $machine: building from source (pygame-ce is a long build), with ${SOURCE_BUILD_PACKAGES[*]}"
+        system env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${SOURCE_BUILD_PACKAGES[@]}" ||
+            die "apt-get could not install what a source build of pygame-ce or msgspec needs (see above)"
     else
-        die "pygame-ce has no wheel for Python $python_version on $machine, and --no-apt forbids installing what a source build needs: apt-get install ${PYGAME_BUILD_PACKAGES[*]}, then run this again"
+        die "pygame-ce or msgspec has no wheel for Python $python_version on $machine, and --no-apt forbids installing what a source build needs: apt-get install ${SOURCE_BUILD_PACKAGES[*]}, then run this again"
     fi
 }
 
