@@ -342,18 +342,25 @@ def _parse_slots(value: object) -> tuple[int, ...]:
 
 
 # -- the schemas: what an action line may hold, decoded and checked in one pass by msgspec --
-# A line a schema takes exactly becomes its action with two look-ups; any other line (a
-# DecodeError or ValidationError, a card spelt in lower case, a colour or card not in the
-# tables, what the header's hand memory refuses, a slot listed twice) is declined (None
-# or ValueError) and read again by the hand-written parser above, which words the refusal.
-# So a schema may be stricter than the format, never looser: declining costs time only.
+# A line a schema takes exactly becomes its action with a look-up or two. Any other line is
+# declined, and read again by the hand-written parser above, which words the refusal:
+# msgspec refuses it (DecodeError, ValidationError), a card or colour is not in the tables
+# (KeyError: a lower-case card is the hand-written parser's), or to_action raises
+# _Declined (what the header's hand memory refuses, a slot listed twice). So a schema may
+# be stricter than the format, never looser: declining a line costs time, not meaning.
 
 # orjson reads whole numbers up to 64 bits as int, beyond as float (which the hand-written
 # parser refuses); msgspec reads any size, so a schema bounds them (int64: narrower, so safe).
-_INT64 = msgspec.Meta(ge=-(2**63), le=2**63 - 1)
-_WholeNumber = Annotated[int, _INT64]
+_WholeNumber = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 _SlotNumber = Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1)]
 _Rank = Annotated[int, msgspec.Meta(ge=1, le=5)]
+# The colour of a label the log writes, or None for no colour (KeyError for anything else).
+_COLOR_OR_NONE: dict[str | None, Color | None] = {color.label: color for color in Color}
+_COLOR_OR_NONE[None] = None
+
+
+class _Declined(ValueError):
+    """A line the schemas leave to the hand-written parser."""
 
 
 class _HintLine(
@@ -368,21 +375,20 @@ class _HintLine(
     at: str | None = None
     slots: tuple[_SlotNumber, ...] | None = None
 
-    def to_action(self, hand_memory: bool | None) -> Hint | None:
-        """The hint, or None where the hand-written parser has the last word."""
-        color = None
-        if self.color is not None:
-            color = _COLOR_BY_LABEL.get(self.color)
-            if color is None:
-                return None
+    def to_action(self, hand_memory: bool | None) -> Hint:
+        """The hint; _Declined (or KeyError) where the hand-written parser has the last word.
+
+        With hand memory a hint names its receiver, a clue and its slots, without it no slots
+        (``(x is None) is hand_memory`` is never true for None: a line alone asks neither).
+        """
+        color = _COLOR_OR_NONE[self.color]
         slots = self.slots
-        if hand_memory:
-            if slots is None or self.to is None or (color is None and self.rank is None):
-                return None
-        elif slots is not None and hand_memory is not None:
-            return None
+        if (slots is None) is hand_memory or (
+            hand_memory and (self.to is None or (color is None and self.rank is None))
+        ):
+            raise _Declined
         if slots is not None and len(set(slots)) < len(slots):
-            return None
+            raise _Declined  # a slot listed twice
         return _new_tuple(Hint, (self.to, color, self.rank, self.player, self.at, slots))
 
 
@@ -397,17 +403,20 @@ class _PlayLine(
     at: str | None = None
     slot: _SlotNumber | None = None
 
-    def to_action(self, hand_memory: bool | None) -> Play | None:
-        """The play, or None where the hand-written parser has the last word."""
-        card = _CARD_BY_CODE.get(self.card)
-        announce = None
-        if self.announce is not None:
-            announce = _COLOR_BY_LABEL.get(self.announce)
-            if announce is None:
-                return None
-        if card is None or (hand_memory is not None and (self.slot is None) == hand_memory):
-            return None
-        return _new_tuple(Play, (card, announce, self.player, self.at, self.slot))
+    def to_action(self, hand_memory: bool | None) -> Play:
+        """The play; _Declined (or KeyError) where the hand-written parser has the last word."""
+        if (self.slot is None) is hand_memory:
+            raise _Declined  # with hand memory a slot, without none
+        return _new_tuple(
+            Play,
+            (
+                _CARD_BY_CODE[self.card],
+                _COLOR_OR_NONE[self.announce],
+                self.player,
+                self.at,
+                self.slot,
+            ),
+        )
 
 
 class _DiscardLine(
@@ -420,26 +429,27 @@ class _DiscardLine(
     at: str | None = None
     slot: _SlotNumber | None = None
 
-    def to_action(self, hand_memory: bool | None) -> Discard | None:
-        """The discard, or None where the hand-written parser has the last word."""
-        card = _CARD_BY_CODE.get(self.card)
-        if card is None or (hand_memory is not None and (self.slot is None) == hand_memory):
-            return None
-        return _new_tuple(Discard, (card, self.player, self.at, self.slot))
+    def to_action(self, hand_memory: bool | None) -> Discard:
+        """The discard; _Declined (or KeyError) where the hand-written parser has the last
+        word."""
+        if (self.slot is None) is hand_memory:
+            raise _Declined  # with hand memory a slot, without none
+        return _new_tuple(Discard, (_CARD_BY_CODE[self.card], self.player, self.at, self.slot))
 
 
 _ActionLine = _HintLine | _PlayLine | _DiscardLine
 _ACTION_LINE: msgspec.json.Decoder[_ActionLine] = msgspec.json.Decoder(_ActionLine)
-# What decoding a line the schemas do not take raises: msgspec's DecodeError and
-# ValidationError (ValueErrors), UnicodeEncodeError (a lone surrogate in the text) and,
-# for absurd nesting, RecursionError (msgspec skips an unknown value by recursion).
-_DECLINED = (ValueError, RecursionError)
+# What reading a line the schemas do not take raises: msgspec's DecodeError and
+# ValidationError, _Declined and UnicodeEncodeError (a lone surrogate in the text) are
+# ValueErrors; KeyError from the look-ups; RecursionError for absurd nesting (msgspec skips
+# an unknown value by recursion).
+_DECLINED = (ValueError, KeyError, RecursionError)
 
 
 def fast_action(line: str, hand_memory: bool | None) -> Action | None:
     """The action of a line as the schemas read it, or None: the hand-written parser decides.
 
-    When not None, it is what :func:`parse_action` returns for the line's JSON object.
+    When not None, it is what :func:`parse_action` makes of the line's JSON object.
 
     >>> fast_action('{"action": "play", "card": "R1", "slot": 2}', hand_memory=True)
     Play(card=Card(color=<Color.RED: 0>, rank=1), announce=None, player=None, at=None, slot=2)
@@ -454,7 +464,7 @@ def fast_action(line: str, hand_memory: bool | None) -> Action | None:
 
 def _decline(line: str) -> NoReturn:
     """The decoder of ``parse_log(fast=False)``: declines every line."""
-    raise ValueError(line)
+    raise _Declined(line)
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
