@@ -517,8 +517,7 @@ def _check(
         if slot is None:
             raise errors.SlotNeeded()
         known = memory[player][slot - 1]
-        colors, ranks, _ = known
-        if card[0] not in colors or card[1] not in ranks:
+        if card[0] not in known.colors or card[1] not in known.ranks:
             _refuse_card_in_slot(setup, known, slot, card)
     return None
 

@@ -549,7 +549,7 @@ def slot_to_dict(slot: SlotKnowledge) -> dict[str, list[Any]]:
     """What a slot may still be, as ``replay`` prints it: colours in suit order, ranks up.
 
     >>> from engine.options import GameOptions
-    >>> slot_to_dict(SlotKnowledge.fresh(GameOptions())._replace(ranks=frozenset({4, 2})))
+    >>> slot_to_dict(SlotKnowledge(SlotKnowledge.fresh(GameOptions()).colors, frozenset({4, 2})))
     {'colors': ['red', 'yellow', 'green', 'blue', 'white'], 'ranks': [2, 4]}
     """
     return {
