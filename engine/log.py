@@ -3,6 +3,18 @@
 One format serves the journal, the export, ``replay`` and test fixtures.
 Parsing is pure (text in, values out); reading files is the caller's job.
 
+An action line is read in two layers. First the **schemas** (``_HintLine``,
+``_PlayLine``, ``_DiscardLine``: msgspec Structs that read like GAME-LOG.md's
+field table) decode and check it in one pass, and a look-up or two turn it into
+its action. Any line they do not take exactly (bad JSON, a wrong type, an
+unknown key, a lower-case card, a repeated slot, what the header's hand memory
+refuses...) is declined and read again by the **hand-written parser**
+(:func:`parse_action`), which accepts what the format allows and words every
+refusal. So the schemas say what a line may hold; the hand-written parser says
+what is wrong with one. A line the schemas take gives exactly the action the
+hand-written parser gives (``tests/test_log_fast.py``); the header is read by
+the hand-written parser alone.
+
 >>> text = '''{"format": "hanabi-log/1", "players": 2}
 ... {"action": "play", "card": "r1"}
 ... # a comment
