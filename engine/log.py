@@ -399,7 +399,7 @@ class _HintLine(
             hand_memory and (self.to is None or (color is None and self.rank is None))
         ):
             raise _Declined
-        if slots is not None and len(set(slots)) < len(slots):
+        if slots is not None and len(slots) > 1 and len(set(slots)) < len(slots):
             raise _Declined  # a slot listed twice
         return _new_tuple(Hint, (self.to, color, self.rank, self.player, self.at, slots))
 

@@ -24,7 +24,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import TypeVar
 
 import msgspec
@@ -134,7 +134,7 @@ def color_answers(color: Color, wild: bool) -> frozenset[Color]:
 
 
 def after_hint(
-    hand: tuple[SlotKnowledge, ...], clue: Clue, slots: frozenset[int], wild: bool
+    hand: tuple[SlotKnowledge, ...], clue: Clue, slots: Collection[int], wild: bool
 ) -> tuple[tuple[SlotKnowledge, ...], bool]:
     """The hand after a hint naming ``clue`` touched ``slots`` (numbers from 1), and whether
     every slot can still hold a card (the caller refuses the hint if not).
