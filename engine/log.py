@@ -371,8 +371,8 @@ _COLOR_OR_NONE: dict[str | None, Color | None] = {color.label: color for color i
 _COLOR_OR_NONE[None] = None
 
 
-class _Declined(ValueError):
-    """A line the schemas leave to the hand-written parser."""
+class _Declined(CompanionError, ValueError):
+    """A line the schemas leave to the hand-written parser (never seen outside this module)."""
 
 
 class _HintLine(
