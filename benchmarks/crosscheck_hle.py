@@ -10,7 +10,8 @@ pile, whose turn it is, whether the game is over, and the score; and, for
 every seat and slot, HLE's card knowledge (``color_plausible`` and
 ``rank_plausible`` of each card, slot = hand size − index) must equal
 ``Game.hand_memory(seat)``. Exits 1 on the first disagreement. Not part of CI
-(HLE is built from source with cmake).
+(HLE is built from source with cmake). HLE's venv needs the engine's
+dependencies too (``orjson``, ``msgspec``: ``/opt/hle/venv/bin/pip install msgspec``).
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ text and apply it, as ``hanabi-companion replay`` does. Each game is
 recorded twice, once as a base log and once with hand memory (the slots of
 every hint, play and discard; GAME-LOG.md, "Hand memory"): HLE tracks card
 knowledge on every move whatever we ask, so the hand-memory ratio is the
-fair one. Without HLE, the games come from our simulated table.
+fair one. Without HLE, the games come from our simulated table. HLE's
+Python imports our engine too, so its venv needs the engine's dependencies
+(``orjson``, ``msgspec``: ``/opt/hle/venv/bin/pip install msgspec``).
 
 The rounds (default 10) interleave the four measurements so that a busy
 machine slows them alike; each figure is the median of its rounds. Ends with

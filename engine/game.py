@@ -517,8 +517,7 @@ def _check(
         if slot is None:
             raise errors.SlotNeeded()
         known = memory[player][slot - 1]
-        colors, ranks, _ = known
-        if card[0] not in colors or card[1] not in ranks:
+        if card[0] not in known.colors or card[1] not in known.ranks:
             _refuse_card_in_slot(setup, known, slot, card)
     return None
 
@@ -612,25 +611,24 @@ def _check_hint_slots(
     for slot in slots:
         if type(slot) is not int or not 1 <= slot <= size:
             _check_slots(setup, position, to, slots)  # raises, saying which
-    touched = frozenset(slots)
-    if len(touched) < len(slots):
+    if len(slots) > 1 and len(set(slots)) < len(slots):  # one slot cannot repeat (no set)
         repeated = next(slot for slot in slots if slots.count(slot) > 1)
         raise errors.SlotRepeated(f"Slot {repeated} is named twice", slot=repeated)
-    if not touched and not setup.options.empty_clues:
+    if not slots and not setup.options.empty_clues:
         raise errors.HintTouchesNothing()
     before = position.memory[to]
-    after, possible = after_hint(before, clue, touched, setup.options.wild_multicolor)
+    after, possible = after_hint(before, clue, slots, setup.options.wild_multicolor)
     if possible:
         return after
     empty = [
         number for number, slot in enumerate(after, start=1) if not (slot.colors and slot.ranks)
     ]
     # A slot the hint should have touched first: the likelier slip is a mis-pointed hint.
-    number = min(empty, key=lambda number: (number in touched, number))
+    number = min(empty, key=lambda number: (number in slots, number))
     word, slot_name = _clue_word(clue), f"{setup.names[to]}'s slot {number}"
     params = {"seat": to, "slot": number, **_clue_params(clue)}
     undo = "Check the slots, or undo the earlier hint"
-    if number in touched:
+    if number in slots:
         raise errors.HintCannotTouch(
             f"{slot_name} cannot be {word}: a {word} hint cannot touch it. {undo}", **params
         )

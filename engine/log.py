@@ -3,6 +3,18 @@
 One format serves the journal, the export, ``replay`` and test fixtures.
 Parsing is pure (text in, values out); reading files is the caller's job.
 
+An action line is read in two layers. First the **schemas** (``_HintLine``,
+``_PlayLine``, ``_DiscardLine``: msgspec Structs that read like GAME-LOG.md's
+field table) decode and check it in one pass, and a look-up or two turn it into
+its action. Any line they do not take exactly (bad JSON, a wrong type, an
+unknown key, a lower-case card, a repeated slot, what the header's hand memory
+refuses...) is declined and read again by the **hand-written parser**
+(:func:`parse_action`), which accepts what the format allows and words every
+refusal. So the schemas say what a line may hold; the hand-written parser says
+what is wrong with one. A line the schemas take gives exactly the action the
+hand-written parser gives (``tests/test_log_fast.py``); the header is read by
+the hand-written parser alone.
+
 >>> text = '''{"format": "hanabi-log/1", "players": 2}
 ... {"action": "play", "card": "r1"}
 ... # a comment
@@ -22,8 +34,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
+import msgspec
 import orjson
 
 from engine.actions import Action, Discard, Hint, Play
@@ -77,49 +90,80 @@ class GameLog:
     header_line: int = 1
 
 
-def parse_log(text: str) -> GameLog:
-    """Parse a whole log. Raises :class:`LogFormatError` with the line at fault."""
-    setup: GameSetup | None = None
-    hand_memory = False
-    header_line = 0
+def parse_log(text: str, *, fast: bool = True) -> GameLog:
+    """Parse a whole log. Raises :class:`LogFormatError` with the line at fault.
+
+    ``fast=False`` reads every action line with the hand-written parser alone: the same
+    result, slower (the tests compare the two).
+    """
+    numbered = enumerate(text.split("\n"), start=1)
+    for number, raw in numbered:
+        obj = _json_of_line(raw, number)
+        if obj is _NO_VALUE:
+            continue  # a blank line or a comment
+        if type(obj) is not dict:
+            raise LogFormatError(number, "each line must be a JSON object")
+        setup = _parse_header(obj, number)
+        break
+    else:
+        raise LogFormatError(1, "the log is empty: it needs a header line")
+    header_line = number
+    hand_memory = setup.options.hand_memory
+    decode = _ACTION_LINE.decode if fast else _decline
     actions: list[Action] = []
     lines: list[int] = []
-    for number, raw in enumerate(text.split("\n"), start=1):
-        # Strict: one JSON value per line; 2.5x the standard library's speed; deep nesting
-        # is a JSONDecodeError too (no RecursionError). A line is read as it comes first:
-        # one that parses would parse the same stripped (JSON allows spaces around a value).
+    for number, raw in numbered:
         if not raw:
             continue
         try:
-            obj = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            line = raw.strip()
-            if not line or line[0] == "#":
+            action = decode(raw).to_action(hand_memory)
+        except _DECLINED:  # not JSON, or not what a line may hold: the hand-written parser says
+            action = None
+        if action is None:
+            action = _parse_action_line(raw, number, hand_memory)
+            if action is None:
                 continue  # a blank line or a comment
-            try:
-                obj = orjson.loads(line)
-            except orjson.JSONDecodeError as error:
-                raise LogFormatError(number, f"not valid JSON ({error})") from None
-        if setup is None:
-            if type(obj) is not dict:
-                raise LogFormatError(number, "each line must be a JSON object")
-            setup = _parse_header(obj, number)
-            hand_memory = setup.options.hand_memory
-            header_line = number
-            continue
-        try:
-            parse = _PARSER_OF[obj["action"]]
-        except (KeyError, TypeError):  # not an object, or no known "action"
-            parse = parse_action  # refuses it, saying which
-        try:
-            action = parse(obj, hand_memory)
-        except ValueError as error:
-            raise LogFormatError(number, str(error)) from None
         actions.append(action)
         lines.append(number)
-    if setup is None:
-        raise LogFormatError(max(header_line, 1), "the log is empty: it needs a header line")
     return GameLog(setup, actions, lines, header_line)
+
+
+# The hand-written parser of a line: it takes what the schemas decline, and it words every
+# refusal (LogFormatError, with the line).
+
+_NO_VALUE: Any = object()  # what _json_of_line reads from a blank line or a comment
+
+
+def _json_of_line(raw: str, number: int) -> Any:
+    """The JSON value of a line, or _NO_VALUE for a blank line or a comment."""
+    # Strict: one JSON value per line; 2.5x the standard library's speed; deep nesting
+    # is a JSONDecodeError too (no RecursionError). A line is read as it comes first:
+    # one that parses would parse the same stripped (JSON allows spaces around a value).
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        line = raw.strip()
+        if not line or line[0] == "#":
+            return _NO_VALUE
+        try:
+            return orjson.loads(line)
+        except orjson.JSONDecodeError as error:
+            raise LogFormatError(number, f"not valid JSON ({error})") from None
+
+
+def _parse_action_line(raw: str, number: int, hand_memory: bool) -> Action | None:
+    """The action of a line after the header, None for a blank line or a comment."""
+    obj = _json_of_line(raw, number)
+    if obj is _NO_VALUE:
+        return None
+    try:
+        parse = _PARSER_OF[obj["action"]]
+    except (KeyError, TypeError):  # not an object, or no known "action"
+        parse = parse_action  # refuses it, saying which
+    try:
+        return parse(obj, hand_memory)
+    except ValueError as error:
+        raise LogFormatError(number, str(error)) from None
 
 
 def replay_log(text: str) -> Game:
@@ -309,6 +353,132 @@ def _parse_slots(value: object) -> tuple[int, ...]:
     return tuple(value)
 
 
+# -- the schemas: what an action line may hold, decoded and checked in one pass by msgspec --
+# A line a schema takes exactly becomes its action with a look-up or two. Any other line is
+# declined, and read again by the hand-written parser above, which words the refusal:
+# msgspec refuses it (DecodeError, ValidationError), a card or colour is not in the tables
+# (KeyError: a lower-case card is the hand-written parser's), or to_action raises
+# _Declined (what the header's hand memory refuses, a slot listed twice). So a schema may
+# be stricter than the format, never looser: declining a line costs time, not meaning.
+
+# orjson reads whole numbers up to 64 bits as int, beyond as float (which the hand-written
+# parser refuses); msgspec reads any size, so a schema bounds them (int64: narrower, so safe).
+_WholeNumber = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+_SlotNumber = Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1)]
+_Rank = Annotated[int, msgspec.Meta(ge=1, le=5)]
+# The colour of a label the log writes, or None for no colour (KeyError for anything else).
+_COLOR_OR_NONE: dict[str | None, Color | None] = {color.label: color for color in Color}
+_COLOR_OR_NONE[None] = None
+
+
+class _Declined(CompanionError, ValueError):
+    """A line the schemas leave to the hand-written parser (never seen outside this module)."""
+
+
+class _HintLine(
+    msgspec.Struct, tag_field="action", tag="hint", forbid_unknown_fields=True, gc=False
+):
+    """``{"action": "hint", ...}``: the fields GAME-LOG.md lists for a hint, all optional."""
+
+    to: _WholeNumber | None = None
+    color: str | None = None  # a label of _COLOR_BY_LABEL
+    rank: _Rank | None = None
+    player: _WholeNumber | None = None
+    at: str | None = None
+    slots: tuple[_SlotNumber, ...] | None = None
+
+    def to_action(self, hand_memory: bool | None) -> Hint:
+        """The hint; _Declined (or KeyError) where the hand-written parser has the last word.
+
+        With hand memory a hint names its receiver, a clue and its slots, without it no slots
+        (``(x is None) is hand_memory`` is never true for None: a line alone asks neither).
+        """
+        color = _COLOR_OR_NONE[self.color]
+        slots = self.slots
+        if (slots is None) is hand_memory or (
+            hand_memory and (self.to is None or (color is None and self.rank is None))
+        ):
+            raise _Declined
+        if slots is not None and len(slots) > 1 and len(set(slots)) < len(slots):
+            raise _Declined  # a slot listed twice
+        return _new_tuple(Hint, (self.to, color, self.rank, self.player, self.at, slots))
+
+
+class _PlayLine(
+    msgspec.Struct, tag_field="action", tag="play", forbid_unknown_fields=True, gc=False
+):
+    """``{"action": "play", "card": "R3", ...}``."""
+
+    card: str  # a code of _CARD_BY_CODE (upper case)
+    announce: str | None = None  # a label of _COLOR_BY_LABEL
+    player: _WholeNumber | None = None
+    at: str | None = None
+    slot: _SlotNumber | None = None
+
+    def to_action(self, hand_memory: bool | None) -> Play:
+        """The play; _Declined (or KeyError) where the hand-written parser has the last word."""
+        if (self.slot is None) is hand_memory:
+            raise _Declined  # with hand memory a slot, without none
+        return _new_tuple(
+            Play,
+            (
+                _CARD_BY_CODE[self.card],
+                _COLOR_OR_NONE[self.announce],
+                self.player,
+                self.at,
+                self.slot,
+            ),
+        )
+
+
+class _DiscardLine(
+    msgspec.Struct, tag_field="action", tag="discard", forbid_unknown_fields=True, gc=False
+):
+    """``{"action": "discard", "card": "B1", ...}``."""
+
+    card: str  # a code of _CARD_BY_CODE (upper case)
+    player: _WholeNumber | None = None
+    at: str | None = None
+    slot: _SlotNumber | None = None
+
+    def to_action(self, hand_memory: bool | None) -> Discard:
+        """The discard; _Declined (or KeyError) where the hand-written parser has the last
+        word."""
+        if (self.slot is None) is hand_memory:
+            raise _Declined  # with hand memory a slot, without none
+        return _new_tuple(Discard, (_CARD_BY_CODE[self.card], self.player, self.at, self.slot))
+
+
+_ActionLine = _HintLine | _PlayLine | _DiscardLine
+_ACTION_LINE: msgspec.json.Decoder[_ActionLine] = msgspec.json.Decoder(_ActionLine)
+# What reading a line the schemas do not take raises: msgspec's DecodeError and
+# ValidationError, _Declined and UnicodeEncodeError (a lone surrogate in the text) are
+# ValueErrors; KeyError from the look-ups; RecursionError for absurd nesting (msgspec skips
+# an unknown value by recursion).
+_DECLINED = (ValueError, KeyError, RecursionError)
+
+
+def fast_action(line: str, hand_memory: bool | None) -> Action | None:
+    """The action of a line as the schemas read it, or None: the hand-written parser decides.
+
+    When not None, it is what :func:`parse_action` makes of the line's JSON object.
+
+    >>> fast_action('{"action": "play", "card": "R1", "slot": 2}', hand_memory=True)
+    Play(card=Card(color=<Color.RED: 0>, rank=1), announce=None, player=None, at=None, slot=2)
+    >>> fast_action('{"action": "play", "card": "r1", "slot": 2}', hand_memory=True) is None
+    True
+    """
+    try:
+        return _ACTION_LINE.decode(line).to_action(hand_memory)
+    except _DECLINED:
+        return None
+
+
+def _decline(line: str) -> NoReturn:
+    """The decoder of ``parse_log(fast=False)``: declines every line."""
+    raise _Declined(line)
+
+
 def action_to_dict(action: Action) -> dict[str, Any]:
     """The JSON object of an action, keys in a stable order."""
     out: dict[str, Any]
@@ -391,7 +561,7 @@ def slot_to_dict(slot: SlotKnowledge) -> dict[str, list[Any]]:
     """What a slot may still be, as ``replay`` prints it: colours in suit order, ranks up.
 
     >>> from engine.options import GameOptions
-    >>> slot_to_dict(SlotKnowledge.fresh(GameOptions())._replace(ranks=frozenset({4, 2})))
+    >>> slot_to_dict(SlotKnowledge(SlotKnowledge.fresh(GameOptions()).colors, frozenset({4, 2})))
     {'colors': ['red', 'yellow', 'green', 'blue', 'white'], 'ranks': [2, 4]}
     """
     return {
