@@ -30,6 +30,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame
+from msgspec.structs import replace
 
 from companion.controller import (
     MORE_CLUES,
@@ -137,7 +138,7 @@ DISCARD = Discard(Card.from_code("B4"), player=1, slot=2)
 def without_slots(action: Action) -> Action:
     if isinstance(action, Hint):
         return Hint(player=action.player)
-    return action._replace(slot=None)
+    return replace(action, slot=None)
 
 
 def clue_events(table: Table, hint: Hint) -> list[InputEvent]:
@@ -304,8 +305,8 @@ def phone_meant(action: Action, hand_memory: bool) -> Action:
     if hand_memory:
         return action
     if isinstance(action, Hint):
-        return action._replace(slots=None)
-    return action._replace(slot=None)
+        return replace(action, slots=None)
+    return replace(action, slot=None)
 
 
 def phone_enter(phone: Any, action: Action, hand_memory: bool) -> None:

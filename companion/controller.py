@@ -862,7 +862,7 @@ class Controller:
             game = self.game
             assert game is not None
             action = Play(card) if kind is EntryKind.PLAY else Discard(card)
-            error = self._refusal(action._replace(player=game.position.current))
+            error = self._refusal(replace(action, player=game.position.current))
             if error is None:
                 self.preview = None
                 self._acknowledge()
@@ -953,7 +953,7 @@ class Controller:
             card = entry.card
             assert card is not None
             action = Play(card) if entry.kind is EntryKind.PLAY else Discard(card)
-            error = self._refusal(action._replace(player=game.position.current))
+            error = self._refusal(replace(action, player=game.position.current))
             if error is not None:
                 self.message = Refused(error)
                 entry.kind = None  # still "play or discard?": the other may be legal
@@ -1246,7 +1246,7 @@ class Controller:
             return [PhoneReply(move, phone.id, moved, False, 409, count, keep=keep)]
         if move.action is None:
             return self._phone_undo(move, phone)
-        action = move.action._replace(player=game.position.current)
+        action = replace(move.action, player=game.position.current)
         if move.preview_only:
             try:
                 event = game.preview(action)

@@ -9,18 +9,21 @@ Play(card=Card(color=<Color.RED: 0>, rank=3), announce=None, player=None, at=Non
 
 from __future__ import annotations
 
-from typing import NamedTuple, final
+from typing import final
+
+import msgspec
 
 from engine.cards import Card, Color
 
-# Named tuples: immutable values, and the cheapest objects to build (the engine
-# builds one per replayed action). Their field counts differ (6, 5, 4), so two
-# actions of different kinds never compare equal. Final: the engine tells them apart
-# with ``type(action) is Hint``, cheaper than isinstance, and mypy narrows on it.
+# Frozen msgspec Structs: immutable values, compared by type and fields (a hint never
+# equals a play), the cheapest objects to build and to read by attribute (the engine builds
+# one per replayed action and reads its fields in the referee); gc=False, as their fields
+# hold no container that could make a cycle. Final: the engine tells them apart with
+# ``type(action) is Hint``, cheaper than isinstance, and mypy narrows on it.
 
 
 @final
-class Hint(NamedTuple):
+class Hint(msgspec.Struct, frozen=True, gc=False):
     """Give a hint. ``to``, ``color`` and ``rank`` are optional at a real table."""
 
     to: int | None = None
@@ -33,7 +36,7 @@ class Hint(NamedTuple):
 
 
 @final
-class Play(NamedTuple):
+class Play(msgspec.Struct, frozen=True, gc=False):
     """Play a card; ``announce`` is the colour named first (timed display)."""
 
     card: Card
@@ -45,7 +48,7 @@ class Play(NamedTuple):
 
 
 @final
-class Discard(NamedTuple):
+class Discard(msgspec.Struct, frozen=True, gc=False):
     """Discard a card."""
 
     card: Card

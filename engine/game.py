@@ -539,7 +539,7 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
     if position.hints == 0:
         raise errors.NoHintTokens()
     hands = position.hands
-    to, color, rank, _, _, _ = hint
+    to, color, rank = hint.to, hint.color, hint.rank
     if to is not None:
         if not 0 <= to < setup.players:
             raise errors.NoSuchSeat(
@@ -602,7 +602,7 @@ def _check_hint_slots(
     """The hand-memory refusals of a hint (RULES.md section 8): it names its receiver, one
     clue and the slots it touched, and contradicts no earlier hint. Returns the receiver's
     hand after the hint."""
-    to, color, rank, _, _, slots = hint
+    to, color, rank, slots = hint.to, hint.color, hint.rank, hint.slots
     clue: Color | int | None = color if color is not None else rank
     if to is None or clue is None or slots is None:
         raise errors.HintNeedsSlots()

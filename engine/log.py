@@ -56,9 +56,6 @@ _HEADER_KEYS = frozenset(
 # from_name that say what is wrong are called only when it fails).
 _CARD_BY_CODE = {card.code(): card for card in ALL_CARDS}
 _COLOR_BY_LABEL = {color.label: color for color in Color}
-# Actions built from all their fields at once, as namedtuple's own _make does: the
-# parser builds one per line.
-_new_tuple = tuple.__new__
 
 
 class LogFormatError(CompanionError, ValueError):
@@ -276,7 +273,7 @@ def _parse_hint(obj: dict[str, Any], hand_memory: bool | None) -> Hint:
             raise ValueError('with hand memory a hint lists the "slots" it touched')
     elif slots is not None and hand_memory is not None:
         raise ValueError('"slots" needs "hand_memory": true in the header')
-    return _new_tuple(Hint, (to, color, rank, player, at, slots))
+    return Hint(to, color, rank, player, at, slots)
 
 
 def _parse_card_action(obj: dict[str, Any], hand_memory: bool | None) -> Play | Discard:
@@ -308,8 +305,8 @@ def _parse_card_action(obj: dict[str, Any], hand_memory: bool | None) -> Play | 
     if hand_memory is not None and (slot is None) == hand_memory:
         _refuse_slot(kind, hand_memory)
     if play:
-        return _new_tuple(Play, (card, announce, player, at, slot))
-    return _new_tuple(Discard, (card, player, at, slot))
+        return Play(card, announce, player, at, slot)
+    return Discard(card, player, at, slot)
 
 
 def _refuse_slot(kind: str, hand_memory: bool) -> NoReturn:
@@ -401,7 +398,7 @@ class _HintLine(
             raise _Declined
         if slots is not None and len(slots) > 1 and len(set(slots)) < len(slots):
             raise _Declined  # a slot listed twice
-        return _new_tuple(Hint, (self.to, color, self.rank, self.player, self.at, slots))
+        return Hint(self.to, color, self.rank, self.player, self.at, slots)
 
 
 class _PlayLine(
@@ -419,15 +416,8 @@ class _PlayLine(
         """The play; _Declined (or KeyError) where the hand-written parser has the last word."""
         if (self.slot is None) is hand_memory:
             raise _Declined  # with hand memory a slot, without none
-        return _new_tuple(
-            Play,
-            (
-                _CARD_BY_CODE[self.card],
-                _COLOR_OR_NONE[self.announce],
-                self.player,
-                self.at,
-                self.slot,
-            ),
+        return Play(
+            _CARD_BY_CODE[self.card], _COLOR_OR_NONE[self.announce], self.player, self.at, self.slot
         )
 
 
@@ -446,7 +436,7 @@ class _DiscardLine(
         word."""
         if (self.slot is None) is hand_memory:
             raise _Declined  # with hand memory a slot, without none
-        return _new_tuple(Discard, (_CARD_BY_CODE[self.card], self.player, self.at, self.slot))
+        return Discard(_CARD_BY_CODE[self.card], self.player, self.at, self.slot)
 
 
 _ActionLine = _HintLine | _PlayLine | _DiscardLine

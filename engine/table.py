@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 
+from msgspec.structs import replace
+
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card
 from engine.game import Game
@@ -87,8 +89,8 @@ class SimulatedTable:
             assert action.to is not None
             size = len(self.hands[action.to])
             slots = tuple(sorted(size - index for index in self.touched(action.to, action)))
-            return action._replace(slots=slots)
-        return action._replace(slot=self.slot_of(self.game.position.current, action.card))
+            return replace(action, slots=slots)
+        return replace(action, slot=self.slot_of(self.game.position.current, action.card))
 
     def choose(self) -> Action:
         """A legal action for the player to act, with the real card (and slots, with hand

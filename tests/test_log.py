@@ -6,6 +6,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 from variants import ALL_BUT_CROWNING
 
 from engine import Discard, GameSetup, Hint, Multicolor, Play, SetupError
@@ -96,9 +97,9 @@ def test_log_round_trip_random_games(game, data):
     actions = []
     for action in game.actions:
         if data.draw(st.booleans()):
-            action = action._replace(player=None)
+            action = replace(action, player=None)
         if data.draw(st.booleans()):
-            action = action._replace(at="2026-11-21T06:01:02Z")
+            action = replace(action, at="2026-11-21T06:01:02Z")
         actions.append(action)
     text = format_log(game.setup, actions)
     parsed = parse_log(text)
