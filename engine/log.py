@@ -364,8 +364,8 @@ _WholeNumber = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 _SlotNumber = Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1)]
 _Rank = Annotated[int, msgspec.Meta(ge=1, le=5)]
 # The colour of a label the log writes, or None for no colour (KeyError for anything else).
-_COLOR_OR_NONE: dict[str | None, Color | None] = {color.label: color for color in Color}
-_COLOR_OR_NONE[None] = None
+_COLOR_OR_NONE: dict[str | None, Color | None] = {None: None}
+_COLOR_OR_NONE.update(_COLOR_BY_LABEL.items())
 
 
 class _Declined(CompanionError, ValueError):

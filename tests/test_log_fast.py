@@ -200,24 +200,25 @@ def test_log_fast_every_line_a_table_writes_is_taken_by_the_schemas():
 
 def test_log_fast_the_hle_style_lines_are_taken_by_the_schemas():
     """The lines of the HLE benchmark's logs: a hint with slots, a play, a discard."""
-    with_memory = [
-        '{"action": "hint", "player": 0, "to": 1, "color": "yellow", "slots": [2, 4, 5]}',
-        '{"action": "hint", "player": 1, "to": 0, "rank": 1, "slots": [1]}',
-        '{"action": "play", "player": 1, "card": "Y1", "slot": 2}',
-        '{"action": "discard", "player": 0, "card": "B4", "slot": 5}',
-    ]
-    for line in with_memory:
-        assert fast_action(line, hand_memory=True) is not None
-        assert fast_action(line, hand_memory=False) is None  # slots need hand memory
-    without = [
-        '{"action": "hint", "player": 0, "to": 1, "color": "yellow"}',
-        '{"action": "hint", "player": 1, "to": 0, "rank": 1}',
-        '{"action": "play", "player": 1, "card": "Y1"}',
-        '{"action": "discard", "player": 0, "card": "B4"}',
-    ]
-    for line in without:
-        assert fast_action(line, hand_memory=False) is not None
-        assert fast_action(line, hand_memory=True) is None  # hand memory needs the slots
+    lines_by_header = {
+        True: [
+            '{"action": "hint", "player": 0, "to": 1, "color": "yellow", "slots": [2, 4, 5]}',
+            '{"action": "hint", "player": 1, "to": 0, "rank": 1, "slots": [1]}',
+            '{"action": "play", "player": 1, "card": "Y1", "slot": 2}',
+            '{"action": "discard", "player": 0, "card": "B4", "slot": 5}',
+        ],
+        False: [
+            '{"action": "hint", "player": 0, "to": 1, "color": "yellow"}',
+            '{"action": "hint", "player": 1, "to": 0, "rank": 1}',
+            '{"action": "play", "player": 1, "card": "Y1"}',
+            '{"action": "discard", "player": 0, "card": "B4"}',
+        ],
+    }
+    for hand_memory, lines in lines_by_header.items():
+        for line in lines:
+            assert fast_action(line, hand_memory=hand_memory) is not None
+            # slots need hand memory, and hand memory needs the slots
+            assert fast_action(line, hand_memory=not hand_memory) is None
 
 
 def test_log_fast_declined_lines_keep_the_hand_written_words():
