@@ -29,7 +29,15 @@ from typing import NamedTuple
 from engine import errors
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card, Color
-from engine.memory import SlotKnowledge, after_hint, after_leaving, color_answers
+from engine.memory import (
+    CARD_BITS,
+    IMPOSSIBLE,
+    Clue,
+    SlotKnowledge,
+    after_hint,
+    color_answers,
+    knowledge,
+)
 from engine.setup import MAX_FUSES, MAX_HINTS, GameSetup
 
 
@@ -145,6 +153,7 @@ class Position:
     """Everything the table can know after some actions. Mutated only by :class:`Game`."""
 
     __slots__ = (
+        "clues",
         "current",
         "deck",
         "discards",
@@ -164,10 +173,15 @@ class Position:
         self.fuses = 0
         self.deck = setup.initial_deck
         self.hands = [setup.hand_size] * setup.players
-        #: With hand memory: per seat, what each slot may be (slot 1 first); else None.
-        self.memory: list[tuple[SlotKnowledge, ...]] | None = None
+        #: With hand memory: per seat, what each slot may be (slot 1 first), as the masks
+        #: of :mod:`engine.memory`; else None.
+        self.memory: list[list[int]] | None = None
+        #: With hand memory: per seat, the clues that touched each slot (slot 1 first).
+        self.clues: list[list[tuple[Clue, ...]]] | None = None
         if setup.options.hand_memory:
-            self.memory = [(setup.fresh_slot,) * setup.hand_size for _ in range(setup.players)]
+            size = setup.hand_size
+            self.memory = [[setup.fresh_mask] * size for _ in range(setup.players)]
+            self.clues = [[()] * size for _ in range(setup.players)]
         #: Top rank of each firework, indexed by colour (0: none yet).
         self.fireworks = [0] * len(Color)
         #: Played plus discarded copies of each card, indexed by ``Card.ordinal``.
@@ -180,10 +194,12 @@ class Position:
         self.end_reason: EndReason | None = None
 
     def copy(self) -> Position:
-        """An independent copy (a few small lists)."""
+        """An independent copy (a few small lists, and a list per seat with hand memory)."""
         clone = Position.__new__(Position)
         for name in Position.__slots__:
             value = getattr(self, name)
+            if name in ("memory", "clues") and value is not None:
+                value = [seat.copy() for seat in value]
             setattr(clone, name, value.copy() if isinstance(value, list) else value)
         return clone
 
@@ -297,8 +313,10 @@ class Game:
     def hand_memory(self, seat: int) -> tuple[SlotKnowledge, ...]:
         """What the hints told ``seat`` about each card, slot 1 (the newest) first; an
         empty tuple without hand memory."""
-        memory = self.position.memory
-        return () if memory is None else memory[seat]
+        memory, clues = self.position.memory, self.position.clues
+        if memory is None or clues is None:
+            return ()
+        return tuple(map(knowledge, memory[seat], clues[seat]))
 
     def preview(self, action: Action) -> Event:
         """What ``action`` would do, without doing it (for a confirm step)."""
@@ -449,14 +467,12 @@ class Game:
 # -- the rules themselves ---------------------------------------------------
 
 
-def _check(
-    setup: GameSetup, position: Position, action: Action
-) -> tuple[SlotKnowledge, ...] | None:
+def _check(setup: GameSetup, position: Position, action: Action) -> list[int] | None:
     """Raise the refusal for ``action`` in ``position``; change nothing.
 
-    With hand memory, a hint's check works out the receiver's hand after it (to find a
-    contradiction) and returns it, so that :func:`_advance` stores it without doing that
-    work again; None for anything else.
+    With hand memory, a hint's check works out the receiver's hand after it (its masks, to
+    find a contradiction) and returns it, so that :func:`_advance` stores it without doing
+    that work again; None for anything else.
     """
     if position.end_reason is not None:
         raise errors.GameIsOver()
@@ -516,9 +532,9 @@ def _check(
         # last, as a hint's missing slots: a card refused whatever its slot is said first
         if slot is None:
             raise errors.SlotNeeded()
-        known = memory[player][slot - 1]
-        if card[0] not in known.colors or card[1] not in known.ranks:
-            _refuse_card_in_slot(setup, known, slot, card)
+        bits = CARD_BITS[index]
+        if memory[player][slot - 1] & bits != bits:
+            _refuse_card_in_slot(setup, _slot_knowledge(position, player, slot), slot, card)
     return None
 
 
@@ -596,12 +612,15 @@ def _clue_params(clue: Color | int) -> dict[str, object]:
     return {"color": clue} if isinstance(clue, Color) else {"rank": clue}
 
 
-def _check_hint_slots(
-    setup: GameSetup, position: Position, hint: Hint
-) -> tuple[SlotKnowledge, ...]:
+def _slot_knowledge(position: Position, seat: int, slot: int) -> SlotKnowledge:
+    assert position.memory is not None and position.clues is not None
+    return knowledge(position.memory[seat][slot - 1], position.clues[seat][slot - 1])
+
+
+def _check_hint_slots(setup: GameSetup, position: Position, hint: Hint) -> list[int]:
     """The hand-memory refusals of a hint (RULES.md section 8): it names its receiver, one
     clue and the slots it touched, and contradicts no earlier hint. Returns the receiver's
-    hand after the hint."""
+    hand after the hint (its masks)."""
     to, color, rank, slots = hint.to, hint.color, hint.rank, hint.slots
     clue: Color | int | None = color if color is not None else rank
     if to is None or clue is None or slots is None:
@@ -620,9 +639,7 @@ def _check_hint_slots(
     after, possible = after_hint(before, clue, slots, setup.options.wild_multicolor)
     if possible:
         return after
-    empty = [
-        number for number, slot in enumerate(after, start=1) if not (slot.colors and slot.ranks)
-    ]
+    empty = [number for number, mask in enumerate(after, start=1) if mask in IMPOSSIBLE]
     # A slot the hint should have touched first: the likelier slip is a mis-pointed hint.
     number = min(empty, key=lambda number: (number in slots, number))
     word, slot_name = _clue_word(clue), f"{setup.names[to]}'s slot {number}"
@@ -676,7 +693,7 @@ def _advance(
     setup: GameSetup,
     position: Position,
     action: Action,
-    hinted: tuple[SlotKnowledge, ...] | None,
+    hinted: list[int] | None,
     describe: bool = True,
 ) -> Event | None:
     """Apply a checked action to ``position`` and say what happened (None when not asked
@@ -693,9 +710,14 @@ def _advance(
         kind = _HINT_EVENT
         position.hints -= 1
         hints_change = -1
-        if hinted is not None:
-            assert position.memory is not None and action.to is not None
-            position.memory[action.to] = hinted
+        if hinted is not None:  # hand memory: the receiver's masks, and the touched slots' clues
+            to, clue = action.to, action.color if action.color is not None else action.rank
+            assert position.memory is not None and position.clues is not None
+            assert to is not None and clue is not None and action.slots is not None
+            position.memory[to] = hinted
+            seat_clues = position.clues[to]
+            for number in action.slots:
+                seat_clues[number - 1] += (clue,)
     else:
         card = action.card
         color, rank = card
@@ -746,7 +768,13 @@ def _advance(
             final_round_started = position.deck == 0 and not setup.options.crowning_piece
         memory, slot = position.memory, action.slot
         if memory is not None and slot is not None:
-            memory[player] = after_leaving(memory[player], slot, setup.fresh_slot if drew else None)
+            # The card leaves its slot; the one drawn takes slot 1 (GAME-LOG.md, "Hand memory").
+            assert position.clues is not None
+            seat_masks, seat_clues = memory[player], position.clues[player]
+            del seat_masks[slot - 1], seat_clues[slot - 1]
+            if drew:
+                seat_masks.insert(0, setup.fresh_mask)
+                seat_clues.insert(0, ())
 
     position.turns += 1
     if end is None:

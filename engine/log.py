@@ -543,7 +543,10 @@ def summary(game: Game) -> dict[str, Any]:
         "discards": [card.code() for card in sorted(position.discards)],
     }
     if position.memory is not None:
-        out["hands"] = [[slot_to_dict(slot) for slot in hand] for hand in position.memory]
+        out["hands"] = [
+            [slot_to_dict(slot) for slot in game.hand_memory(seat)]
+            for seat in range(game.setup.players)
+        ]
     return out
 
 

@@ -9,16 +9,20 @@ that touched it keeps that colour (and, with wild multicolor, multicolor); one
 that did not removes them. Rank hints the same way. It never knows more than
 the table was told.
 
+The referee keeps a slot's possibilities as one whole number, a **mask** (one bit
+per colour, one per rank: :func:`mask_of`), so that a hint is a bitwise "and" per
+slot; :class:`SlotKnowledge` is the same knowledge as a value, for everyone else.
+
 >>> from engine.options import GameOptions
->>> fresh = SlotKnowledge.fresh(GameOptions())
->>> (red, not_red), possible = after_hint((fresh, fresh), Color.RED, {1}, wild=False)
->>> red.color, sorted(red.ranks), red.touched, possible
-(<Color.RED: 0>, [1, 2, 3, 4, 5], True, True)
->>> [c.label for c in not_red.colors], not_red.touched
-(['yellow', 'green', 'blue', 'white'], False)
->>> after_hint((red,), Color.RED, frozenset(), wild=False)[1]  # red, and not red: impossible
+>>> fresh = fresh_mask(GameOptions())
+>>> (red, not_red), possible = after_hint([fresh, fresh], Color.RED, (1,), wild=False)
+>>> knowledge(red).color, sorted(knowledge(red).ranks), possible
+(<Color.RED: 0>, [1, 2, 3, 4, 5], True)
+>>> [c.label for c in knowledge(not_red).colors]
+['yellow', 'green', 'blue', 'white']
+>>> after_hint([red], Color.RED, (), wild=False)[1]  # red, and not red: impossible
 False
->>> red.allows(Card.from_code("R3")), red.allows(Card.from_code("B3"))
+>>> fits(red, Card.from_code("R3")), fits(red, Card.from_code("B3"))
 (True, False)
 """
 
@@ -29,7 +33,7 @@ from typing import TypeVar
 
 import msgspec
 
-from engine.cards import Card, Color
+from engine.cards import ALL_CARDS, Card, Color
 from engine.options import GameOptions
 
 RANKS: frozenset[int] = frozenset((1, 2, 3, 4, 5))
@@ -41,12 +45,7 @@ T = TypeVar("T", Color, int)
 
 
 class SlotKnowledge(msgspec.Struct, frozen=True, gc=False):
-    """What one card may still be, from the hints about it.
-
-    A frozen msgspec Struct, not a named tuple: the referee builds a few per hint, and a
-    Struct is built for a third of the cost and read by attribute without unpacking a tuple
-    subclass (its fields hold no container that could make a cycle, so no GC tracking).
-    """
+    """What one card may still be, from the hints about it."""
 
     colors: frozenset[Color]
     ranks: frozenset[int]
@@ -56,8 +55,7 @@ class SlotKnowledge(msgspec.Struct, frozen=True, gc=False):
     @classmethod
     def fresh(cls, options: GameOptions) -> SlotKnowledge:
         """A card nobody has hinted yet: any colour in play, any rank."""
-        colors = frozenset(suit.color for suit in options.suits())
-        return cls(_COLOR_SUBSETS[colors], _RANK_SUBSETS[RANKS])
+        return knowledge(fresh_mask(options))
 
     @property
     def color(self) -> Color | None:
@@ -83,108 +81,107 @@ class SlotKnowledge(msgspec.Struct, frozen=True, gc=False):
         return any(type(given) is type(clue) and given == clue for given in self.clues)
 
 
-#: What a colour hint touches, by colour and by wild multicolor (off, on).
-_ANSWERS: dict[tuple[Color, bool], frozenset[Color]] = {
-    (color, wild): frozenset((color, Color.MULTICOLOR)) if wild else frozenset((color,))
-    for color in Color
-    for wild in (False, True)
-}
-_RANK_SETS: dict[int, frozenset[int]] = {rank: frozenset((rank,)) for rank in RANKS}
+# -- the referee's masks ----------------------------------------------------------------
+#
+# Bit ``color`` (0 … 5) is set while the card may be of that colour, bit ``RANK_SHIFT +
+# rank - 1`` while it may be of that rank. A hint is then one "and" per slot, no set and
+# no object is built while refereeing, and a mask is a small int: the hand is a plain list.
+
+RANK_SHIFT = 8
+#: Every colour's bit, every rank's bit.
+COLOR_BITS = (1 << len(Color)) - 1
+RANK_BITS = 0b11111 << RANK_SHIFT
 
 
-def _one_of_each(universe: Iterable[T]) -> dict[frozenset[T], frozenset[T]]:
-    """Every subset of ``universe``, each mapped to itself: one object per value."""
+def _rank_bit(rank: int) -> int:
+    return 1 << (RANK_SHIFT + rank - 1)
+
+
+def mask_of(colors: Iterable[Color], ranks: Iterable[int], /) -> int:
+    """The mask of a slot that may be any of ``colors`` and any of ``ranks``.
+
+    >>> bin(mask_of([Color.RED, Color.BLUE], [1, 5]))
+    '0b1000100001001'
+    """
+    mask = 0
+    for color in colors:
+        mask |= 1 << color
+    for rank in ranks:
+        mask |= _rank_bit(rank)
+    return mask
+
+
+def fresh_mask(options: GameOptions) -> int:
+    """A card nobody has hinted yet: any colour in play, any rank."""
+    return mask_of((suit.color for suit in options.suits()), RANKS)
+
+
+def _subsets(universe: Iterable[T], bit: dict[T, int]) -> dict[int, frozenset[T]]:
+    """Every subset of ``universe`` by the bits of its members (one object per value)."""
     items = sorted(universe)
-    subsets = (
-        frozenset(item for bit, item in enumerate(items) if mask >> bit & 1)
-        for mask in range(1 << len(items))
-    )
-    return {subset: subset for subset in subsets}
-
-
-_COLOR_SUBSETS = _one_of_each(Color)
-_RANK_SUBSETS = _one_of_each(RANKS)
-
-
-def _splits(
-    answers: frozenset[T], subsets: dict[frozenset[T], frozenset[T]]
-) -> dict[frozenset[T], tuple[frozenset[T], frozenset[T]]]:
-    """For every set of possibilities a slot may have: what it keeps when a clue with these
-    ``answers`` touches it, and when the clue misses it (the very same set when the clue
-    could not touch it anyway)."""
     return {
-        subset: (
-            subsets[subset & answers],
-            subset if subset.isdisjoint(answers) else subsets[subset - answers],
+        sum(bit[item] for item in subset): frozenset(subset)
+        for subset in (
+            [item for index, item in enumerate(items) if mask >> index & 1]
+            for mask in range(1 << len(items))
         )
-        for subset in subsets
     }
 
 
-# A hint is then a look-up per slot in these tables, and no set is built while refereeing
-# (building one costs as much as the rest of a slot's update). The slots hold the tables'
-# own sets (a fresh slot too), so each look-up finds its key by identity.
-_COLOR_SPLITS = {answers: _splits(answers, _COLOR_SUBSETS) for answers in set(_ANSWERS.values())}
-_RANK_SPLITS = {rank: _splits(answers, _RANK_SUBSETS) for rank, answers in _RANK_SETS.items()}
+_COLOR_SETS = _subsets(Color, {color: 1 << color for color in Color})
+_RANK_SETS = _subsets(RANKS, {rank: _rank_bit(rank) for rank in RANKS})
+
+
+def knowledge(mask: int, clues: tuple[Clue, ...] = ()) -> SlotKnowledge:
+    """The :class:`SlotKnowledge` of a mask (and the clues that touched the slot)."""
+    return SlotKnowledge(_COLOR_SETS[mask & COLOR_BITS], _RANK_SETS[mask & RANK_BITS], clues)
+
+
+#: The masks no card can match: no colour or no rank left (a contradiction).
+IMPOSSIBLE: frozenset[int] = frozenset(
+    colors | ranks for colors in _COLOR_SETS for ranks in _RANK_SETS if not (colors and ranks)
+)
+#: The bits a card sets, by :attr:`Card.ordinal`: it fits a mask that has them all.
+CARD_BITS: tuple[int, ...] = tuple(1 << card.color | _rank_bit(card.rank) for card in ALL_CARDS)
+
+
+def fits(mask: int, card: Card) -> bool:
+    """Whether ``card`` can be in a slot of this mask."""
+    bits = CARD_BITS[card.ordinal]
+    return mask & bits == bits
 
 
 def color_answers(color: Color, wild: bool) -> frozenset[Color]:
     """The colours of the cards a hint naming ``color`` touches."""
-    return _ANSWERS[color, wild]
+    return frozenset((color, Color.MULTICOLOR)) if wild else frozenset((color,))
+
+
+# What a slot keeps when a clue touches it and when it misses it: (touched, missed) masks,
+# to "and" with the slot's. A colour clue keeps (or drops) the colours it answers, every
+# rank; a rank clue the same with its rank.
+_COLOR_CLUES: dict[tuple[Color, bool], tuple[int, int]] = {
+    (color, wild): (
+        mask_of(color_answers(color, wild), RANKS),
+        ~mask_of(color_answers(color, wild), ()),
+    )
+    for color in Color
+    for wild in (False, True)
+}
+_RANK_CLUES: dict[int, tuple[int, int]] = {
+    rank: (mask_of(Color, (rank,)), ~_rank_bit(rank)) for rank in RANKS
+}
 
 
 def after_hint(
-    hand: tuple[SlotKnowledge, ...], clue: Clue, slots: Collection[int], wild: bool
-) -> tuple[tuple[SlotKnowledge, ...], bool]:
-    """The hand after a hint naming ``clue`` touched ``slots`` (numbers from 1), and whether
-    every slot can still hold a card (the caller refuses the hint if not).
+    hand: list[int], clue: Clue, slots: Collection[int], wild: bool
+) -> tuple[list[int], bool]:
+    """The masks of a hand after a hint naming ``clue`` touched ``slots`` (numbers from 1),
+    and whether every slot can still hold a card (the caller refuses the hint if not).
 
-    A touched slot keeps only what the clue answers and remembers the clue; a missed one
-    loses what the clue answers, and stays the very same value when it could not be that
-    anyway (most slots, late in a game: nothing is built for them).
+    A touched slot keeps only what the clue answers, a missed one loses it.
     """
-    after = list(hand)  # a slot the hint does not change stays the very same value
-    possible = True
-    # One loop per kind of clue: a colour hint changes colours, a rank hint ranks.
-    if type(clue) is Color:
-        color_splits = _COLOR_SPLITS[_ANSWERS[clue, wild]]
-        for number, slot in enumerate(hand, start=1):
-            colors = slot.colors
-            kept, left = color_splits[colors]
-            if number in slots:
-                after[number - 1] = SlotKnowledge(kept, slot.ranks, (*slot.clues, clue))
-                if not kept:
-                    possible = False
-            elif left is not colors:
-                after[number - 1] = SlotKnowledge(left, slot.ranks, slot.clues)
-                if not left:
-                    possible = False
-    else:
-        rank_splits = _RANK_SPLITS[clue]
-        for number, slot in enumerate(hand, start=1):
-            ranks = slot.ranks
-            kept_ranks, left_ranks = rank_splits[ranks]
-            if number in slots:
-                after[number - 1] = SlotKnowledge(slot.colors, kept_ranks, (*slot.clues, clue))
-                if not kept_ranks:
-                    possible = False
-            elif left_ranks is not ranks:
-                after[number - 1] = SlotKnowledge(slot.colors, left_ranks, slot.clues)
-                if not left_ranks:
-                    possible = False
-    return tuple(after), possible
-
-
-def after_leaving(
-    hand: tuple[SlotKnowledge, ...], slot: int, drawn: SlotKnowledge | None
-) -> tuple[SlotKnowledge, ...]:
-    """The hand after the card in ``slot`` left it and ``drawn`` (if any) took slot 1.
-
-    >>> a, b, c = (SlotKnowledge(frozenset(), frozenset({n})) for n in (1, 2, 3))
-    >>> new = SlotKnowledge(frozenset(), frozenset({5}))
-    >>> [s.rank for s in after_leaving((a, b, c), 2, new)]
-    [5, 1, 3]
-    """
-    if drawn is None:
-        return hand[: slot - 1] + hand[slot:]
-    return (drawn, *hand[: slot - 1], *hand[slot:])
+    touched, missed = _COLOR_CLUES[clue, wild] if type(clue) is Color else _RANK_CLUES[clue]
+    after = [mask & missed for mask in hand]
+    for slot in slots:
+        after[slot - 1] = hand[slot - 1] & touched
+    return after, IMPOSSIBLE.isdisjoint(after)

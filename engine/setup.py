@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.cards import Color
-from engine.memory import SlotKnowledge
+from engine.memory import fresh_mask
 from engine.options import GameOptions, Multicolor, SetupError, SuitSpec
 
 __all__ = [
@@ -47,8 +47,9 @@ class GameSetup:
     #: Copies in the deck of each card, indexed by :attr:`Card.ordinal` (0 if not in play).
     copies: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _suit_of: dict[Color, SuitSpec] = field(init=False, repr=False, compare=False)
-    #: With hand memory, what a card dealt or drawn may be: any colour in play, any rank.
-    fresh_slot: SlotKnowledge = field(init=False, repr=False, compare=False)
+    #: With hand memory, what a card dealt or drawn may be: any colour in play, any rank
+    #: (its mask, see :mod:`engine.memory`).
+    fresh_mask: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
@@ -70,7 +71,7 @@ class GameSetup:
         object.__setattr__(self, "suits", suits)
         object.__setattr__(self, "copies", self.options.copies())
         object.__setattr__(self, "_suit_of", {suit.color: suit for suit in suits})
-        object.__setattr__(self, "fresh_slot", SlotKnowledge.fresh(self.options))
+        object.__setattr__(self, "fresh_mask", fresh_mask(self.options))
 
     @property
     def hand_size(self) -> int:
