@@ -51,11 +51,11 @@ from app_speed import COMMAND, REPO, X, game_to_resume, xvfb
 RUNS = 9
 
 
-def run_arguments(data: Path, config: Path | None) -> list[str]:
-    """The ``run`` of ``app_speed.py``'s start: the stored game resumed, no GPIO; with
-    ``config`` (the page for phones on), as the appliance runs."""
+def run_arguments(data: Path, config: Path | None, gpio: str = "none") -> list[str]:
+    """The ``run`` of ``app_speed.py``'s start: the stored game resumed, no GPIO (``gpio``:
+    the pin factory); with ``config`` (the page for phones on), as the appliance runs."""
     configured = [] if config is None else ["--config", str(config)]
-    return ["--data-dir", str(data), "--size", "480x320", "--gpio", "none", *configured]
+    return ["--data-dir", str(data), "--size", "480x320", "--gpio", gpio, *configured]
 
 
 def web_config(folder: Path) -> Path:
