@@ -1,6 +1,18 @@
 """What the companion does before its first frame: start time, CPU time and imports.
 
-    .venv/bin/python benchmarks/start_imports.py [RUNS] [--no-web]
+    .venv/bin/python benchmarks/start_imports.py [RUNS] [--no-web] [--python PATH]
+
+``--python PATH``: the interpreter whose start is measured (default: the one running
+this script). The appliance's is Debian's ``/usr/bin/python3`` in a venv made as
+``systemd/install.sh`` makes it, with the package installed (not editable)::
+
+    /usr/bin/python3 -m venv /tmp/appliance
+    /tmp/appliance/bin/pip install -q . pytest   # pytest: app_speed's Xvfb helper
+    .venv/bin/python benchmarks/start_imports.py --python /tmp/appliance/bin/python
+
+Whatever the interpreter, the companion's code is the checkout's (``python -m`` run
+from it puts it first on ``sys.path``); its start, ``site`` and what its venv installs
+are the interpreter's.
 
 Starts its own Xvfb, makes a data directory with a game to resume, then starts
 ``python -m companion.cli run`` RUNS times (default 9) with ``$NOTIFY_SOCKET``
@@ -23,6 +35,7 @@ frame imports only what it needs"). Takes about 20 s.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import socket
@@ -38,11 +51,11 @@ from app_speed import COMMAND, REPO, X, game_to_resume, xvfb
 RUNS = 9
 
 
-def run_arguments(data: Path, config: Path | None) -> list[str]:
-    """The ``run`` of ``app_speed.py``'s start: the stored game resumed, no GPIO; with
-    ``config`` (the page for phones on), as the appliance runs."""
+def run_arguments(data: Path, config: Path | None, gpio: str = "none") -> list[str]:
+    """The ``run`` of ``app_speed.py``'s start: the stored game resumed, no GPIO (``gpio``:
+    the pin factory); with ``config`` (the page for phones on), as the appliance runs."""
     configured = [] if config is None else ["--config", str(config)]
-    return ["--data-dir", str(data), "--size", "480x320", "--gpio", "none", *configured]
+    return ["--data-dir", str(data), "--size", "480x320", "--gpio", gpio, *configured]
 
 
 def web_config(folder: Path) -> Path:
@@ -56,9 +69,14 @@ def web_config(folder: Path) -> Path:
 
 
 def start_once(
-    env: dict[str, str], data: Path, config: Path | None, scratch: Path, importtime: bool = False
+    python: str,
+    env: dict[str, str],
+    data: Path,
+    config: Path | None,
+    scratch: Path,
+    importtime: bool = False,
 ) -> tuple[float, float, str]:
-    """One start: (wall s to READY=1, CPU s at READY=1, its standard error). With
+    """One start of ``python``: (wall s to READY=1, CPU s at READY=1, its standard error). With
     ``importtime``, Python runs with ``-X importtime`` (which slows the start it measures,
     so the timed starts run without it) and the standard error holds its lines."""
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -71,7 +89,7 @@ def start_once(
         spawned = time.perf_counter()
         process = subprocess.Popen(
             [
-                sys.executable,
+                python,
                 *(["-X", "importtime"] if importtime else []),
                 *COMMAND[1:],
                 "run",
@@ -129,19 +147,38 @@ def start_environment(display_name: str, prefix: str) -> tuple[dict[str, str], s
     return env, pycache, Path(tempfile.mkdtemp(prefix=f"{prefix}-"))
 
 
+def interpreter_option(parser: argparse.ArgumentParser) -> None:
+    """``--python PATH``, the interpreter whose start is measured."""
+    parser.add_argument(
+        "--python",
+        default=sys.executable,
+        metavar="PATH",
+        help="the interpreter whose start is measured (default: this one)",
+    )
+
+
+def interpreter_version(python: str) -> str:
+    """``Python 3.11.2``: what ``python --version`` says."""
+    said = subprocess.run([python, "--version"], capture_output=True, text=True, check=True)
+    return said.stdout.strip()
+
+
 def main() -> None:
-    arguments = [argument for argument in sys.argv[1:] if argument != "--no-web"]
-    runs = int(arguments[0]) if arguments else RUNS
-    web = "--no-web" not in sys.argv[1:]
+    parser = argparse.ArgumentParser(description="Start to first frame: times and imports.")
+    parser.add_argument("runs", nargs="?", type=int, default=RUNS, help=f"default {RUNS}")
+    parser.add_argument("--no-web", action="store_true", help="without the page for phones")
+    interpreter_option(parser)
+    options = parser.parse_args()
+    runs, web, python = options.runs, not options.no_web, options.python
     with xvfb() as display_name:
         env, pycache, scratch = start_environment(display_name, "start-imports")
         x = X(display_name)
         try:
             data = game_to_resume(env, x)
             config = web_config(scratch) if web else None
-            start_once(env, data, config, scratch)  # fills the bytecode cache for this start
-            starts = [start_once(env, data, config, scratch) for _ in range(runs)]
-            imports = start_once(env, data, config, scratch, importtime=True)[2]
+            start_once(python, env, data, config, scratch)  # fills the bytecode cache
+            starts = [start_once(python, env, data, config, scratch) for _ in range(runs)]
+            imports = start_once(python, env, data, config, scratch, importtime=True)[2]
         finally:
             x.close()
             shutil.rmtree(pycache, ignore_errors=True)
@@ -151,6 +188,7 @@ def main() -> None:
     walls = [wall for wall, _, _ in starts]
     cpus = [cpu for _, cpu, _ in starts]
     page = "with the page for phones" if web else "without the page for phones"
+    print(f"{python} ({interpreter_version(python)})")
     print(f"start to first frame (spawn -> READY=1), {page}, {runs} runs, load average {load}:")
     print(f"  wall: median {statistics.median(walls):.3f} s (min {min(walls):.3f} s)")
     print(f"  CPU:  median {statistics.median(cpus):.3f} s (min {min(cpus):.3f} s, 10 ms ticks)")

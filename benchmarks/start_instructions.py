@@ -1,6 +1,6 @@
 """Start to first frame in instructions, which a busy machine does not change.
 
-    .venv/bin/python benchmarks/start_instructions.py [--no-web]
+    .venv/bin/python benchmarks/start_instructions.py [--no-web] [--python PATH] [--gpio mock]
 
 The same start as ``start_imports.py`` (its own Xvfb, a data directory with a
 game to resume, a configuration that turns the page for phones on; ``--no-web``:
@@ -15,17 +15,36 @@ Where wall and CPU times vary several-fold with the machine's load, the count
 varies by a few instructions from run to run: a change's effect on the start is
 read here, its time in ``start_imports.py``. Takes about a minute (callgrind runs
 the start about 50 times slower).
+
+``--python PATH``: the interpreter whose start is counted (default: the one running
+this script), e.g. the appliance's, Debian's ``/usr/bin/python3`` in a venv made as
+``systemd/install.sh`` makes it (the commands are in ``start_imports.py``)::
+
+    .venv/bin/python benchmarks/start_instructions.py --python /tmp/appliance/bin/python
+
+``--gpio mock``: with the default button panel on gpiozero's mock pins (the start
+otherwise runs with ``--gpio none``, as ``start_imports.py``'s): what a panel adds.
+
+Debian's ``python3`` is stripped: callgrind names none of its functions, so the
+breakdown has only the lines of SDL's libraries.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import shutil
 import subprocess
 import sys
 
-from app_speed import COMMAND, REPO, X, game_to_resume, xvfb
-from start_imports import run_arguments, start_environment, web_config
+from app_speed import REPO, X, game_to_resume, xvfb
+from start_imports import (
+    interpreter_option,
+    interpreter_version,
+    run_arguments,
+    start_environment,
+    web_config,
+)
 
 #: The start, cut at READY=1: ``python -c`` with these lines, then ``run``'s arguments.
 STARTER = """
@@ -48,7 +67,14 @@ NAMED = {
 
 
 def main() -> None:
-    web = "--no-web" not in sys.argv[1:]
+    parser = argparse.ArgumentParser(description="Start to first frame in instructions.")
+    parser.add_argument("--no-web", action="store_true", help="without the page for phones")
+    interpreter_option(parser)
+    parser.add_argument(
+        "--gpio", choices=("none", "mock"), default="none", help="the button panel's pins"
+    )
+    options = parser.parse_args()
+    web, python = not options.no_web, options.python
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         sys.exit("valgrind is not installed")
@@ -59,7 +85,7 @@ def main() -> None:
         try:
             data = game_to_resume(env, x)
             config = web_config(scratch) if web else None
-            start = [COMMAND[0], "-c", STARTER, *run_arguments(data, config)]
+            start = [python, "-c", STARTER, *run_arguments(data, config, options.gpio)]
             subprocess.run(start, env=env, cwd=REPO, capture_output=True, check=True)  # the cache
             out = scratch / "callgrind.out"
             with subprocess.Popen(
@@ -83,6 +109,9 @@ def main() -> None:
         shutil.rmtree(data, ignore_errors=True)
     instructions = int(total.group(1))
     page = "with the page for phones" if web else "without the page for phones"
+    if options.gpio != "none":
+        page += f", the button panel on --gpio {options.gpio}"
+    print(f"{python} ({interpreter_version(python)})")
     print(f"start to first frame (READY=1), {page}: {instructions / 1e6:.1f} M instructions")
     for function, what in NAMED.items():
         found = re.search(rf"^\s*([\d,]+) \([^)]*\)\s+\S*:{function} \[", annotated, re.M)

@@ -538,9 +538,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
+def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.ArgumentParser:
     """The command line. ``hardware=False`` leaves out the arguments of ``scanner`` and
-    ``enrol``, whose module loads pyserial: ``replay`` starts faster without it."""
+    ``enrol``, whose module loads pyserial: ``replay`` starts faster without it.
+    ``run_only=True`` builds ``run``'s sub-parser and no other (``run`` is the start of
+    the appliance, and its first frame waits for the parser: each sub-parser costs about
+    1 M instructions, most of it argparse asking gettext for its own words)."""
     parser = _Parser(
         prog="hanabi-companion",
         description="A table companion for Hanabi: rules referee, scoreboard and game journal.",
@@ -568,6 +571,8 @@ def build_parser(*, hardware: bool = True) -> argparse.ArgumentParser:
         "--web", action="store_true", help="serve the live page for phones ([web] in the config)"
     )
     run.set_defaults(handler=run_command)
+    if run_only:
+        return parser
 
     render = commands.add_parser("render", help="draw the screen after a log into a PNG")
     render.add_argument("log", type=Path, metavar="LOG")
@@ -638,7 +643,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if first is None or (first.startswith("-") and not wants_help):
         arguments = ["run", *arguments]  # plain `hanabi-companion [options]` runs the companion
         first = "run"
-    parser = build_parser(hardware=wants_help or first in HARDWARE_COMMANDS)
+    parser = build_parser(
+        hardware=wants_help or first in HARDWARE_COMMANDS, run_only=first == "run"
+    )
     args = until_the_reader_goes(parser.parse_args, arguments)  # --help | head -1
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
     if handler is None:

@@ -18,6 +18,7 @@ companion.config.ConfigError: config.toml:2: [gpio] hint: 99 is not a BCM pin (0
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -335,9 +336,11 @@ def parse_config(text: str, *, source: str = "<config>", path: Path | None = Non
     return config
 
 
-_SECTION_LINE = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
-_ARRAY_LINE = re.compile(r"^\s*\[\[\s*([A-Za-z0-9_-]+)\s*\]\]")
-_KEY_LINE = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
+#: Patterns of the lines :func:`_find_lines` looks for (compiled by ``re`` when a problem
+#: is first reported: a correct configuration, the start's, compiles none).
+_SECTION_LINE = r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]"
+_ARRAY_LINE = r"^\s*\[\[\s*([A-Za-z0-9_-]+)\s*\]\]"
+_KEY_LINE = r"""^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*="""
 
 
 def _find_lines(text: str) -> dict[tuple[str, str | None], int]:
@@ -349,7 +352,7 @@ def _find_lines(text: str) -> dict[tuple[str, str | None], int]:
     section = ""
     tables_seen: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
-        array = _ARRAY_LINE.match(line)
+        array = re.match(_ARRAY_LINE, line)
         if array:
             name = array.group(1)
             tables_seen[name] = tables_seen.get(name, 0) + 1
@@ -357,12 +360,12 @@ def _find_lines(text: str) -> dict[tuple[str, str | None], int]:
             lines.setdefault((section, None), number)
             lines.setdefault((name, None), number)
             continue
-        header = _SECTION_LINE.match(line)
+        header = re.match(_SECTION_LINE, line)
         if header:
             section = header.group(1)
             lines.setdefault((section, None), number)
             continue
-        key = _KEY_LINE.match(line)
+        key = re.match(_KEY_LINE, line)
         if key:
             name = next(group for group in key.groups() if group is not None)
             lines.setdefault((section, name), number)
@@ -381,8 +384,14 @@ class _Checker:
 
     def __init__(self, text: str, source: str) -> None:
         self.source = source
-        self.lines = _find_lines(text)
+        self.text = text
         self.problems: list[str] = []
+
+    @functools.cached_property
+    def lines(self) -> dict[tuple[str, str | None], int]:
+        """Where each section and key is (:func:`_find_lines`), found with the first
+        problem to report."""
+        return _find_lines(self.text)
 
     # -- reporting ----------------------------------------------------------
 

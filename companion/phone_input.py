@@ -37,8 +37,9 @@ from engine.actions import Action
 from engine.errors import CompanionError
 from engine.log import action_to_dict, parse_action
 
-#: A request id: what the phone made up to tell a retry from a new request.
-REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+#: A request id: what the phone made up to tell a retry from a new request (a pattern
+#: ``re`` compiles with the first request, not at start).
+REQUEST_ID = r"[A-Za-z0-9_-]{16,64}"
 #: Digits of the pairing code the panel's Phones page shows.
 PAIRING_DIGITS = 6
 #: Wrong pairing codes a code takes before the panel shows a new one.
@@ -182,7 +183,7 @@ def parse_move(obj: object, *, preview_only: bool = False) -> PhoneMove:
         raise BadRequest(f"unknown key {sorted(unknown)[0]!r}")
     request_id = obj.get("id", "" if preview_only else None)
     if not isinstance(request_id, str) or (
-        not preview_only and REQUEST_ID.fullmatch(request_id) is None
+        not preview_only and re.fullmatch(REQUEST_ID, request_id) is None
     ):
         raise BadRequest("id must be 16 to 64 letters, digits, - or _")
     game = obj.get("game")

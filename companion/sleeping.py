@@ -16,6 +16,7 @@ byte to. Which descriptors depends on the SDL video driver:
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import select
 from pathlib import Path
@@ -36,10 +37,18 @@ class Sleeper:
         os.set_blocking(self._write, False)
         self.driver = driver
         self._input_dir = input_dir
-        self._x_fd = _x_connection_fd() if driver == "x11" else None
         self._devices: dict[str, int] = {}
-        #: False when no input descriptor is known: callers wait with pygame instead.
-        self.can_sleep = self._x_fd is not None or driver in ("kmsdrm", "evdev", "dummy")
+
+    @functools.cached_property
+    def _x_fd(self) -> int | None:
+        """The X server connection's descriptor (x11), looked up the first time the loop
+        is about to sleep: after the first frame, which does not wait for ctypes."""
+        return _x_connection_fd() if self.driver == "x11" else None
+
+    @property
+    def can_sleep(self) -> bool:
+        """False when no input descriptor is known: callers wait with pygame instead."""
+        return self._x_fd is not None or self.driver in ("kmsdrm", "evdev", "dummy")
 
     def poke(self) -> None:
         """Wake the sleeping loop (thread-safe: one byte into a pipe)."""

@@ -210,7 +210,8 @@ _REASONS = {
     errno.ELOOP: "too many symbolic links",
     errno.ENAMETOOLONG: "the name is too long",
 }
-_PYTHON_INTERNALS = re.compile(r"\[Errno \d+\] ?|: '[^']*'$")
+#: What :func:`reason_in_words` strips (a pattern ``re`` compiles with the first error).
+_PYTHON_INTERNALS = r"\[Errno \d+\] ?|: '[^']*'$"
 
 
 def reason_in_words(error: BaseException) -> str:
@@ -233,7 +234,7 @@ def reason_in_words(error: BaseException) -> str:
         return _REASONS[code]
     if system_words:
         return system_words[:1].lower() + system_words[1:]
-    return _PYTHON_INTERNALS.sub("", str(error)) or type(error).__name__
+    return re.sub(_PYTHON_INTERNALS, "", str(error)) or type(error).__name__
 
 
 def _system_reason(error: BaseException) -> tuple[int | None, str | None]:

@@ -77,3 +77,29 @@ def test_unknown_driver_falls_back_to_pygame_waiting(devices, driver, can_sleep)
     sleeper = Sleeper(driver, input_dir=devices)
     assert sleeper.can_sleep is can_sleep
     sleeper.close()
+
+
+X11_SLEEPER = """
+import sys, pygame
+pygame.display.init()
+pygame.display.set_mode((120, 80))
+from companion.sleeping import Sleeper
+sleeper = Sleeper(pygame.display.get_driver())
+made = "ctypes" in sys.modules
+print(sleeper.driver, made, sleeper.can_sleep, "ctypes" in sys.modules)
+"""
+
+
+@pytest.mark.timeout(60)
+def test_the_x_connection_is_found_when_the_loop_first_sleeps_not_before(xvfb):
+    """In an X window the loop sleeps on the X server's connection; its descriptor (found
+    with ctypes) is looked up when the loop is first about to sleep, after the first frame,
+    not when the sleeper is made."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", X11_SLEEPER], env=xvfb, capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["x11", "False", "True", "True"]

@@ -17,8 +17,8 @@ choices, ``--lang``, the set-up's language row and the tests follow
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from msgspec import Struct
 
@@ -60,12 +60,14 @@ class Language(Struct, frozen=True):
 
 def codes() -> list[str]:
     """The code of every language of this package, the fallback first, then by code:
-    the names of its modules, listed without importing them."""
-    found = [
-        module_info.name
-        for module_info in pkgutil.iter_modules(__path__)
-        if not module_info.name.startswith("_") and not module_info.ispkg
-    ]
+    the names of its modules, listed without importing them (the package's ``.py``
+    files: ``pkgutil``, which would list them too, is not imported at start)."""
+    found = {
+        path.stem
+        for folder in __path__
+        for path in Path(folder).glob("*.py")
+        if not path.stem.startswith("_")
+    }
     return sorted(found, key=lambda code: (code != FALLBACK, code))
 
 
