@@ -22,7 +22,9 @@ configuration file, no page): the app sends ``READY=1`` right after presenting
 its first frame, and at that moment this script reads the process's CPU time
 (utime + stime, ``/proc/PID/stat``) and stops it. Prints the median wall time
 (spawn to ``READY=1``), the median CPU time (which a busy machine disturbs far
-less than the wall time), and, from one more start run with ``-X importtime``
+less than the wall time), the same for the floor under it (:data:`FLOOR`: a pygame
+program with the companion's libraries, its window and one flip, run between the
+starts), and, from one more start run with ``-X importtime``
 (which slows the start it reports on, so the timed starts run without it), the
 modules imported before the first frame: the top-level packages and the
 slowest imports (cumulative microseconds, as ``-X importtime`` prints them).
@@ -68,6 +70,21 @@ def web_config(folder: Path) -> Path:
     return path
 
 
+#: The floor under the companion's start: what any pygame program with the companion's
+#: libraries pays before its first frame (Python, ``import pygame, msgspec``, SDL's video
+#: and a window made as the companion makes it under x11, one flip), then ``READY=1``.
+FLOOR = """
+import os, socket
+import msgspec, pygame
+os.environ["SDL_FRAMEBUFFER_ACCELERATION"] = "0"
+pygame.display.init()
+pygame.display.set_mode((480, 320))
+pygame.font.init()
+pygame.display.flip()
+socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"READY=1", os.environ["NOTIFY_SOCKET"])
+"""
+
+
 def start_once(
     python: str,
     env: dict[str, str],
@@ -79,6 +96,25 @@ def start_once(
     """One start of ``python``: (wall s to READY=1, CPU s at READY=1, its standard error). With
     ``importtime``, Python runs with ``-X importtime`` (which slows the start it measures,
     so the timed starts run without it) and the standard error holds its lines."""
+    command = [
+        python,
+        *(["-X", "importtime"] if importtime else []),
+        *COMMAND[1:],
+        "run",
+        *run_arguments(data, config),
+    ]
+    return spawn_to_ready(command, env, scratch)
+
+
+def floor_once(python: str, env: dict[str, str], scratch: Path) -> tuple[float, float, str]:
+    """One run of :data:`FLOOR`, timed as a start."""
+    return spawn_to_ready([python, "-c", FLOOR], env, scratch)
+
+
+def spawn_to_ready(
+    command: list[str], env: dict[str, str], scratch: Path
+) -> tuple[float, float, str]:
+    """(wall s from spawn to READY=1, CPU s at READY=1, standard error) of ``command``."""
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     notify_path = scratch / "notify"
     notify_path.unlink(missing_ok=True)
@@ -88,13 +124,7 @@ def start_once(
     with stderr_path.open("wb") as stderr:
         spawned = time.perf_counter()
         process = subprocess.Popen(
-            [
-                python,
-                *(["-X", "importtime"] if importtime else []),
-                *COMMAND[1:],
-                "run",
-                *run_arguments(data, config),
-            ],
+            command,
             env={**env, "NOTIFY_SOCKET": str(notify_path)},
             cwd=REPO,
             stdout=subprocess.DEVNULL,
@@ -177,7 +207,10 @@ def main() -> None:
             data = game_to_resume(env, x)
             config = web_config(scratch) if web else None
             start_once(python, env, data, config, scratch)  # fills the bytecode cache
-            starts = [start_once(python, env, data, config, scratch) for _ in range(runs)]
+            starts, floors = [], []
+            for _ in range(runs):  # interleaved: a busy machine slows both alike
+                starts.append(start_once(python, env, data, config, scratch))
+                floors.append(floor_once(python, env, scratch))
             imports = start_once(python, env, data, config, scratch, importtime=True)[2]
         finally:
             x.close()
@@ -192,6 +225,13 @@ def main() -> None:
     print(f"start to first frame (spawn -> READY=1), {page}, {runs} runs, load average {load}:")
     print(f"  wall: median {statistics.median(walls):.3f} s (min {min(walls):.3f} s)")
     print(f"  CPU:  median {statistics.median(cpus):.3f} s (min {min(cpus):.3f} s, 10 ms ticks)")
+    floor_walls = [wall for wall, _, _ in floors]
+    floor_cpus = [cpu for _, cpu, _ in floors]
+    print(
+        "the floor (Python, pygame and msgspec imported, SDL's window, one flip; no companion):"
+        f"\n  wall: median {statistics.median(floor_walls):.3f} s"
+        f" (min {min(floor_walls):.3f} s), CPU: median {statistics.median(floor_cpus):.3f} s"
+    )
     rows = imports_before_first_frame(imports)
     roots = {name.strip().split(".")[0] for _, _, name in rows}
     top = sorted(roots - set(sys.stdlib_module_names) - {"_frozen_importlib_external"})
