@@ -72,11 +72,13 @@ def web_config(folder: Path) -> Path:
 
 #: The floor under the companion's start: what any pygame program with the companion's
 #: libraries pays before its first frame (Python, ``import pygame, msgspec``, SDL's video
-#: and a window made as the companion makes it under x11, one flip), then ``READY=1``.
+#: and a window made as the companion makes it under x11: no OpenGL, no D-Bus session bus
+#: autolaunched, see ``companion/display.py``; one flip), then ``READY=1``.
 FLOOR = """
 import os, socket
 import msgspec, pygame
 os.environ["SDL_FRAMEBUFFER_ACCELERATION"] = "0"
+os.environ.setdefault("DBUS_SESSION_BUS_ADDRESS", "disabled:")
 pygame.display.init()
 pygame.display.set_mode((480, 320))
 pygame.font.init()
