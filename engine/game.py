@@ -199,8 +199,10 @@ class Position:
         for name in Position.__slots__:
             value = getattr(self, name)
             if name in ("memory", "clues") and value is not None:
-                value = [seat.copy() for seat in value]
-            setattr(clone, name, value.copy() if isinstance(value, list) else value)
+                value = [seat.copy() for seat in value]  # a new list of copied seats
+            elif isinstance(value, list):
+                value = value.copy()
+            setattr(clone, name, value)
         return clone
 
     def _key(self) -> tuple[object, ...]:

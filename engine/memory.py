@@ -22,7 +22,7 @@ slot; :class:`SlotKnowledge` is the same knowledge as a value, for everyone else
 ['yellow', 'green', 'blue', 'white']
 >>> after_hint([red], Color.RED, (), wild=False)[1]  # red, and not red: impossible
 False
->>> fits(red, Card.from_code("R3")), fits(red, Card.from_code("B3"))
+>>> knowledge(red).allows(Card.from_code("R3")), knowledge(red).allows(Card.from_code("B3"))
 (True, False)
 """
 
@@ -143,12 +143,6 @@ IMPOSSIBLE: frozenset[int] = frozenset(
 )
 #: The bits a card sets, by :attr:`Card.ordinal`: it fits a mask that has them all.
 CARD_BITS: tuple[int, ...] = tuple(1 << card.color | _rank_bit(card.rank) for card in ALL_CARDS)
-
-
-def fits(mask: int, card: Card) -> bool:
-    """Whether ``card`` can be in a slot of this mask."""
-    bits = CARD_BITS[card.ordinal]
-    return mask & bits == bits
 
 
 def color_answers(color: Color, wild: bool) -> frozenset[Color]:
