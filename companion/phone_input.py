@@ -26,7 +26,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -143,6 +142,8 @@ class PhoneReceipt(Struct, frozen=True):
 
 def hash_token(token: str) -> bytes:
     """What the database keeps of a pairing token (never the token itself)."""
+    import hashlib  # here: a phone pairs after the first frame, OpenSSL's start with it
+
     return hashlib.sha256(token.encode("utf-8", "replace")).digest()
 
 

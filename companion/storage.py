@@ -32,7 +32,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import json
 import logging
 import os
@@ -47,6 +46,13 @@ from functools import cache
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, TypeVar
+
+try:
+    # The BLAKE2b that hashlib itself hands out (it never takes OpenSSL's for BLAKE2), without
+    # hashlib's start: loading OpenSSL and trying each of its digests, before the first frame.
+    from _blake2 import blake2b
+except ImportError:  # an interpreter built without its own BLAKE2
+    from hashlib import blake2b
 
 from msgspec import Struct
 from msgspec.structs import asdict, replace
@@ -1438,12 +1444,12 @@ def _log_rows(
 def _chain_start(game_id: int, header: bytes) -> bytes:
     """The link a game's chain starts from: its id and its header line (so a row moved to
     another game, or a changed header, breaks the chain)."""
-    return hashlib.blake2b(b"%d\n%s" % (game_id, header), digest_size=16).digest()
+    return blake2b(b"%d\n%s" % (game_id, header), digest_size=16).digest()
 
 
 def _chain_next(link: bytes, line: bytes) -> bytes:
     """The link of an action: the previous link and the action's line, hashed."""
-    return hashlib.blake2b(link + line, digest_size=16).digest()
+    return blake2b(link + line, digest_size=16).digest()
 
 
 def _damaged(game_id: int, what: str) -> DamagedGameError:
@@ -1518,7 +1524,6 @@ def _check_chain(
     each row's link is the hash of the previous link and its line, the game's row keeps the
     count and the last link (a deleted last row, or a changed line or header, shows)."""
     link = _chain_start(game_id, bytes(header or b""))
-    blake2b = hashlib.blake2b  # the loop of every game listed: kept lean
     for number, (line, stored) in enumerate(rows, start=1):
         link = blake2b(link + (line or b""), digest_size=16).digest()  # _chain_next
         if stored != link:

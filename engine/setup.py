@@ -13,8 +13,6 @@ nothing in the engine tests a variant's name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from engine.cards import Color
 from engine.memory import fresh_mask
 from engine.options import GameOptions, Multicolor, SetupError, SuitSpec
@@ -33,45 +31,100 @@ MAX_HINTS = 8
 MAX_FUSES = 3
 
 
-@dataclass(frozen=True)
 class GameSetup:
-    """Who plays and with which rules. Immutable; validated on creation."""
+    """Who plays and with which rules. Immutable; validated on creation; compares by the five
+    values it is made of (the rest follows from them).
+
+    A plain class, not a dataclass: a dataclass writes and compiles its methods' source when
+    its module is imported, which the start pays before its first frame.
+    """
+
+    __slots__ = (
+        "_suit_of",
+        "copies",
+        "first_player",
+        "fresh_mask",
+        "names",
+        "options",
+        "players",
+        "started_at",
+        "suits",
+    )
 
     players: int
-    first_player: int = 0
-    names: tuple[str, ...] = ()
-    options: GameOptions = field(default_factory=GameOptions)
-    started_at: str | None = None
-
-    suits: tuple[SuitSpec, ...] = field(init=False, repr=False, compare=False)
+    first_player: int
+    #: One name per seat ("Player 1", "Player 2"... when none are given).
+    names: tuple[str, ...]
+    options: GameOptions
+    started_at: str | None
+    suits: tuple[SuitSpec, ...]
     #: Copies in the deck of each card, indexed by :attr:`Card.ordinal` (0 if not in play).
-    copies: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    _suit_of: dict[Color, SuitSpec] = field(init=False, repr=False, compare=False)
+    copies: tuple[int, ...]
+    _suit_of: dict[Color, SuitSpec]
     #: With hand memory, what a card dealt or drawn may be: any colour in play, any rank
     #: (its mask, see :mod:`engine.memory`).
-    fresh_mask: int = field(init=False, repr=False, compare=False)
+    fresh_mask: int
 
-    def __post_init__(self) -> None:
-        if isinstance(self.players, bool) or not isinstance(self.players, int):
+    def __init__(
+        self,
+        players: int,
+        first_player: int = 0,
+        names: tuple[str, ...] = (),
+        options: GameOptions | None = None,
+        started_at: str | None = None,
+    ) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
             raise SetupError("players", "the number of players must be a whole number from 2 to 5")
-        if not 2 <= self.players <= 5:
-            raise SetupError("players", f"Hanabi is played by 2 to 5 players, not {self.players}")
-        if not isinstance(self.first_player, int) or not 0 <= self.first_player < self.players:
+        if not 2 <= players <= 5:
+            raise SetupError("players", f"Hanabi is played by 2 to 5 players, not {players}")
+        if not isinstance(first_player, int) or not 0 <= first_player < players:
             raise SetupError(
                 "first_player",
-                f"the first player must be a seat from 0 to {self.players - 1}, "
-                f"not {self.first_player!r}",
+                f"the first player must be a seat from 0 to {players - 1}, not {first_player!r}",
             )
-        names = tuple(self.names) or tuple(f"Player {i + 1}" for i in range(self.players))
-        if len(names) != self.players or not all(isinstance(n, str) and n for n in names):
-            raise SetupError("names", f"give one non-empty name per seat ({self.players} names)")
-        object.__setattr__(self, "names", names)
-        self.options.check()
-        suits = self.options.suits()
-        object.__setattr__(self, "suits", suits)
-        object.__setattr__(self, "copies", self.options.copies())
-        object.__setattr__(self, "_suit_of", {suit.color: suit for suit in suits})
-        object.__setattr__(self, "fresh_mask", fresh_mask(self.options))
+        names = tuple(names) or tuple(f"Player {i + 1}" for i in range(players))
+        if len(names) != players or not all(isinstance(n, str) and n for n in names):
+            raise SetupError("names", f"give one non-empty name per seat ({players} names)")
+        if options is None:
+            options = GameOptions()
+        options.check()
+        suits = options.suits()
+        for name, value in (
+            ("players", players),
+            ("first_player", first_player),
+            ("names", names),
+            ("options", options),
+            ("started_at", started_at),
+            ("suits", suits),
+            ("copies", options.copies()),
+            ("_suit_of", {suit.color: suit for suit in suits}),
+            ("fresh_mask", fresh_mask(options)),
+        ):
+            object.__setattr__(self, name, value)
+
+    def _values(self) -> tuple[int, int, tuple[str, ...], GameOptions, str | None]:
+        return (self.players, self.first_player, self.names, self.options, self.started_at)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not GameSetup:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        players, first_player, names, options, started_at = self._values()
+        return (
+            f"GameSetup(players={players!r}, first_player={first_player!r}, names={names!r}, "
+            f"options={options!r}, started_at={started_at!r})"
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a GameSetup cannot be changed: make a new one ({name})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a GameSetup cannot be changed: make a new one ({name})")
 
     @property
     def hand_size(self) -> int:

@@ -51,6 +51,7 @@ NOT_BEFORE_THE_FIRST_FRAME = {
     "_ssl": "the same",
     "companion.screens.lists": "the set-up and menu screens, imported when first shown",
     "companion.screens.history": "the history screen, imported when first shown",
+    "hashlib": "a phone's pairing (the stored games' links use _blake2, hashlib's own)",
 }
 
 
