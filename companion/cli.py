@@ -96,11 +96,11 @@ def parse_size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _load_config(path: Path | None) -> Config | None:
+def _load_config(path: Path | None, cache: Path | None = None) -> Config | None:
     from companion.config import ConfigError, load_config
 
     try:
-        return load_config(path)
+        return load_config(path, cache=cache)
     except ConfigError as error:
         print(f"hanabi-companion: the configuration is wrong:\n{error}", file=sys.stderr)
         return None
@@ -142,14 +142,16 @@ def run_command(args: argparse.Namespace) -> int:
     import logging
 
     logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
-    config = _load_config(args.config)
+    from companion.config import CONFIG_CACHE_NAME
+    from companion.storage import DataDirLock, StorageError, default_data_dir
+
+    data_dir = args.data_dir or default_data_dir()
+    config = _load_config(args.config, cache=data_dir / CONFIG_CACHE_NAME)
     if config is None:
         return 2
     from companion.app import draft_from_config, resume, storage_notice
     from companion.controller import SetupDraft
-    from companion.storage import DataDirLock, StorageError, default_data_dir
 
-    data_dir = args.data_dir or default_data_dir()
     try:
         # One companion per data directory, for as long as this process lives.
         lock = DataDirLock(data_dir)

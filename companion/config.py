@@ -18,12 +18,15 @@ companion.config.ConfigError: config.toml:2: [gpio] hint: 99 is not a BCM pin (0
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import orjson
 from msgspec import Struct, field
 
 from companion.i18n import LANGUAGE_NAMES, LANGUAGES
@@ -302,9 +305,18 @@ def __getattr__(name: str) -> str:
     return text
 
 
-def load_config(path: Path | None = None, *, default_path: Path = DEFAULT_CONFIG_PATH) -> Config:
+def load_config(
+    path: Path | None = None,
+    *,
+    default_path: Path = DEFAULT_CONFIG_PATH,
+    cache: Path | None = None,
+) -> Config:
     """The configuration from ``path`` (``--config``), else ``default_path`` if it
-    exists, else the built-in defaults. Raises :class:`ConfigError`."""
+    exists, else the built-in defaults. Raises :class:`ConfigError`.
+
+    ``cache``: a file that keeps the last text read and its TOML parsed
+    (:data:`CONFIG_CACHE_NAME` in the data directory, for ``run``), so that a start with
+    the same text skips ``tomllib``; see :func:`parse_config`."""
     if path is None:
         if not default_path.is_file():
             return Config()
@@ -317,23 +329,74 @@ def load_config(path: Path | None = None, *, default_path: Path = DEFAULT_CONFIG
         raise ConfigError([f"{path}: not a text file (not UTF-8)"]) from None
     except OSError as error:
         raise ConfigError([f"{path}: cannot read it: {reason_in_words(error)}"]) from None
-    return parse_config(text, source=str(path), path=path)
+    return parse_config(text, source=str(path), path=path, cache=cache)
 
 
-def parse_config(text: str, *, source: str = "<config>", path: Path | None = None) -> Config:
-    """Parse and check configuration text. Raises :class:`ConfigError`."""
-    import tomllib  # a desktop without a configuration file starts without it
+def parse_config(
+    text: str, *, source: str = "<config>", path: Path | None = None, cache: Path | None = None
+) -> Config:
+    """Parse and check configuration text. Raises :class:`ConfigError`.
 
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError([f"{source}: invalid TOML: {error}"]) from None
+    With ``cache``, the TOML document is taken from that file when it holds this very text
+    (and written there when it does not): importing ``tomllib`` and parsing is about a
+    fortieth of the start to the first frame. The document is checked as always either way.
+    """
+    document = None if cache is None else _cached_document(cache, text)
+    if document is None:
+        import tomllib  # a desktop without a configuration file starts without it
+
+        try:
+            document = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError([f"{source}: invalid TOML: {error}"]) from None
+        if cache is not None:
+            _write_cache(cache, text, document)
     checker = _Checker(text, source)
     config = checker.config(document, path)
     if checker.problems:
         raise ConfigError(checker.problems)
     assert config is not None
     return config
+
+
+#: The file in the data directory that keeps the configuration last read, with its TOML
+#: parsed (JSON). Nothing else reads it; deleting it costs the next start a parse.
+CONFIG_CACHE_NAME = "config-cache.json"
+_CACHE_FORMAT = "hanabi-config-cache/1"
+
+
+def _cached_document(cache: Path, text: str) -> dict[str, Any] | None:
+    """The parsed document kept in ``cache`` if it was parsed from ``text``, exactly; None
+    when the file is missing, unreadable, damaged or from another text."""
+    try:
+        kept = orjson.loads(cache.read_bytes())
+    except (OSError, ValueError):  # orjson.JSONDecodeError is a ValueError
+        return None
+    if type(kept) is not dict or kept.get("format") != _CACHE_FORMAT or kept.get("toml") != text:
+        return None
+    document = kept.get("document")
+    return document if type(document) is dict else None
+
+
+def _write_cache(cache: Path, text: str, document: dict[str, Any]) -> None:
+    """Keep ``text`` and its parsed ``document`` in ``cache``, if JSON gives the document back
+    as it is (a TOML date or time would come back as text: then nothing is kept). Whole or
+    not at all (a new file renamed over the old one); a failure (no data directory yet, a
+    full card) only costs the next start a parse, so it is not reported."""
+    kept = {"format": _CACHE_FORMAT, "toml": text, "document": document}
+    try:
+        data = orjson.dumps(kept)
+    except TypeError:  # orjson.JSONEncodeError: a whole number beyond 64 bits
+        return
+    if orjson.loads(data)["document"] != document:
+        return
+    partial = cache.with_name(f".{cache.name}.{os.getpid()}")
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, cache)
+    except OSError:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
 
 
 #: Patterns of the lines :func:`_find_lines` looks for (compiled by ``re`` when a problem
