@@ -392,7 +392,10 @@ def _write_cache(cache: Path, text: str, document: dict[str, Any]) -> None:
         return
     partial = cache.with_name(f".{cache.name}.{os.getpid()}")
     try:
-        partial.write_bytes(data)
+        # the owner's only, as every file of the data directory
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        with open(fd, "wb") as out:
+            out.write(data)
         os.replace(partial, cache)
     except OSError:
         with contextlib.suppress(OSError):

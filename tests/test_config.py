@@ -421,6 +421,7 @@ def test_a_start_keeps_the_parse_and_the_next_reads_it_for_the_very_same_text(tm
     assert first.web.port == 8123
     kept = json.loads(cache.read_text())
     assert kept["toml"] == WEB_ON
+    assert cache.stat().st_mode & 0o777 == 0o600  # the owner's only, as the games
     assert kept["document"] == {"web": {"enabled": True, "port": 8123, "bind": "127.0.0.1"}}
     kept["document"]["web"]["port"] = 8124
     cache.write_text(json.dumps(kept))
