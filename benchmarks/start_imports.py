@@ -15,7 +15,7 @@ from it puts it first on ``sys.path``); its start, ``site`` and what its venv in
 are the interpreter's.
 
 Starts its own Xvfb, makes a data directory with a game to resume, then starts
-``python -m companion.cli run`` RUNS times (default 9) with ``$NOTIFY_SOCKET``
+``hanabi-companion run`` (:data:`CONSOLE_SCRIPT`) RUNS times (default 9) with ``$NOTIFY_SOCKET``
 set, as the appliance starts: with a configuration file
 that turns the page for phones on (``[web]``, on a free port; ``--no-web``: no
 configuration file, no page): the app sends ``READY=1`` right after presenting
@@ -48,9 +48,22 @@ import tempfile
 import time
 from pathlib import Path
 
-from app_speed import COMMAND, REPO, X, game_to_resume, xvfb
+from app_speed import REPO, X, game_to_resume, xvfb
 
 RUNS = 9
+
+#: What the appliance's service runs (``ExecStart=…/venv/bin/hanabi-companion run``): the
+#: console script pip writes for ``[project.scripts]``, its lines as they are, given to
+#: ``python -c`` so that the code is the checkout's. (``python -m companion.cli`` would add
+#: ``runpy`` and ``importlib.util``, which the service does not import.)
+CONSOLE_SCRIPT = """
+import re
+import sys
+from companion.cli import main
+if __name__ == "__main__":
+    sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
+    sys.exit(main())
+"""
 
 
 def run_arguments(data: Path, config: Path | None, gpio: str = "none") -> list[str]:
@@ -101,7 +114,8 @@ def start_once(
     command = [
         python,
         *(["-X", "importtime"] if importtime else []),
-        *COMMAND[1:],
+        "-c",
+        CONSOLE_SCRIPT,
         "run",
         *run_arguments(data, config),
     ]
