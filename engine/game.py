@@ -153,7 +153,6 @@ class Position:
     """Everything the table can know after some actions. Mutated only by :class:`Game`."""
 
     __slots__ = (
-        "clues",
         "current",
         "deck",
         "discards",
@@ -174,14 +173,12 @@ class Position:
         self.deck = setup.initial_deck
         self.hands = [setup.hand_size] * setup.players
         #: With hand memory: per seat, what each slot may be (slot 1 first), as the masks
-        #: of :mod:`engine.memory`; else None.
+        #: of :mod:`engine.memory`; else None. (The clues that touched each slot are worked
+        #: out from the actions when asked: :meth:`Game.hand_memory`, :class:`_SlotClues`.)
         self.memory: list[list[int]] | None = None
-        #: With hand memory: per seat, the clues that touched each slot (slot 1 first).
-        self.clues: list[list[tuple[Clue, ...]]] | None = None
         if setup.options.hand_memory:
             size = setup.hand_size
             self.memory = [[setup.fresh_mask] * size for _ in range(setup.players)]
-            self.clues = [[()] * size for _ in range(setup.players)]
         #: Top rank of each firework, indexed by colour (0: none yet).
         self.fireworks = [0] * len(Color)
         #: Played plus discarded copies of each card, indexed by ``Card.ordinal``.
@@ -198,7 +195,7 @@ class Position:
         clone = Position.__new__(Position)
         for name in Position.__slots__:
             value = getattr(self, name)
-            if name in ("memory", "clues") and value is not None:
+            if name == "memory" and value is not None:
                 value = [seat.copy() for seat in value]  # a new list of copied seats
             elif isinstance(value, list):
                 value = value.copy()
@@ -226,6 +223,7 @@ class Game:
         self.position = Position(setup)
         self.actions: list[Action] = []
         self._events: list[Event] = []
+        self._slot_clues: _SlotClues | None = None  # made by hand_memory, dropped by undo
 
     @classmethod
     def replay(cls, setup: GameSetup, actions: list[Action]) -> Game:
@@ -253,7 +251,7 @@ class Game:
     def apply(self, action: Action) -> Event:
         """Apply one action, or raise :class:`~engine.errors.IllegalAction` and change nothing."""
         events = self.events  # those of earlier folded actions first, if any
-        hinted = _check(self.setup, self.position, action)
+        hinted = _check(self.setup, self.position, action, self.actions)
         event = _advance(self.setup, self.position, action, hinted)
         assert event is not None  # described
         self.actions.append(action)
@@ -270,13 +268,13 @@ class Game:
         raised, and ``len(self.actions)`` is then the index of the action refused."""
         setup, position, folded = self.setup, self.position, self.actions
         for action in actions:
-            hinted = _check(setup, position, action)
+            hinted = _check(setup, position, action, folded)
             _advance(setup, position, action, hinted, False)
             folded.append(action)
 
     def check(self, action: Action) -> None:
         """Raise the refusal ``action`` would get, if any; change nothing."""
-        _check(self.setup, self.position, action)
+        _check(self.setup, self.position, action, self.actions)
 
     def check_kind(self, kind: type[Play] | type[Discard]) -> None:
         """Raise the refusal a play or a discard would get whatever its card (the game is
@@ -315,14 +313,17 @@ class Game:
     def hand_memory(self, seat: int) -> tuple[SlotKnowledge, ...]:
         """What the hints told ``seat`` about each card, slot 1 (the newest) first; an
         empty tuple without hand memory."""
-        memory, clues = self.position.memory, self.position.clues
-        if memory is None or clues is None:
+        memory = self.position.memory
+        if memory is None:
             return ()
+        if self._slot_clues is None:
+            self._slot_clues = _SlotClues(self.setup)
+        clues = self._slot_clues.after(self.actions, memory)
         return tuple(map(knowledge, memory[seat], clues[seat]))
 
     def preview(self, action: Action) -> Event:
         """What ``action`` would do, without doing it (for a confirm step)."""
-        hinted = _check(self.setup, self.position, action)
+        hinted = _check(self.setup, self.position, action, self.actions)
         event = _advance(self.setup, self.position.copy(), action, hinted)
         assert event is not None  # described
         return event
@@ -336,6 +337,7 @@ class Game:
         self.position = Position(self.setup)
         self.actions = []
         self._events = []
+        self._slot_clues = None
         for action in kept:
             self.apply(action)
         return undone
@@ -469,8 +471,11 @@ class Game:
 # -- the rules themselves ---------------------------------------------------
 
 
-def _check(setup: GameSetup, position: Position, action: Action) -> list[int] | None:
-    """Raise the refusal for ``action`` in ``position``; change nothing.
+def _check(
+    setup: GameSetup, position: Position, action: Action, played: list[Action]
+) -> list[int] | None:
+    """Raise the refusal for ``action`` in ``position``, which ``played`` (the actions so
+    far) folded into; change nothing. (``played`` words one refusal: the clues a slot had.)
 
     With hand memory, a hint's check works out the receiver's hand after it (its masks, to
     find a contradiction) and returns it, so that :func:`_advance` stores it without doing
@@ -536,7 +541,8 @@ def _check(setup: GameSetup, position: Position, action: Action) -> list[int] | 
             raise errors.SlotNeeded()
         bits = CARD_BITS[index]
         if memory[player][slot - 1] & bits != bits:
-            _refuse_card_in_slot(setup, _slot_knowledge(position, player, slot), slot, card)
+            clues = _SlotClues(setup).after(played, memory)[player][slot - 1]
+            _refuse_card_in_slot(setup, knowledge(memory[player][slot - 1], clues), slot, card)
     return None
 
 
@@ -612,11 +618,6 @@ def _clue_word(clue: Color | int) -> str:
 
 def _clue_params(clue: Color | int) -> dict[str, object]:
     return {"color": clue} if isinstance(clue, Color) else {"rank": clue}
-
-
-def _slot_knowledge(position: Position, seat: int, slot: int) -> SlotKnowledge:
-    assert position.memory is not None and position.clues is not None
-    return knowledge(position.memory[seat][slot - 1], position.clues[seat][slot - 1])
 
 
 def _check_hint_slots(setup: GameSetup, position: Position, hint: Hint) -> list[int]:
@@ -712,14 +713,9 @@ def _advance(
         kind = _HINT_EVENT
         position.hints -= 1
         hints_change = -1
-        if hinted is not None:  # hand memory: the receiver's masks, and the touched slots' clues
-            to, clue = action.to, action.color if action.color is not None else action.rank
-            assert position.memory is not None and position.clues is not None
-            assert to is not None and clue is not None and action.slots is not None
-            position.memory[to] = hinted
-            seat_clues = position.clues[to]
-            for number in action.slots:
-                seat_clues[number - 1] += (clue,)
+        if hinted is not None:  # hand memory: the receiver's masks after the hint
+            assert position.memory is not None and action.to is not None
+            position.memory[action.to] = hinted
     else:
         card = action.card
         color, rank = card
@@ -771,12 +767,10 @@ def _advance(
         memory, slot = position.memory, action.slot
         if memory is not None and slot is not None:
             # The card leaves its slot; the one drawn takes slot 1 (GAME-LOG.md, "Hand memory").
-            assert position.clues is not None
-            seat_masks, seat_clues = memory[player], position.clues[player]
-            del seat_masks[slot - 1], seat_clues[slot - 1]
+            seat_masks = memory[player]
+            del seat_masks[slot - 1]
             if drew:
                 seat_masks.insert(0, setup.fresh_mask)
-                seat_clues.insert(0, ())
 
     position.turns += 1
     if end is None:
@@ -822,3 +816,51 @@ def _advance(
             position.fuses,
         ),
     )
+
+
+class _SlotClues:
+    """The clues that touched each slot, per seat (slot 1 first), worked out from the actions
+    when asked: only :meth:`Game.hand_memory` and one refusal's words read them, so the
+    referee does not keep them up to date at every action.
+
+    The cards move as :func:`_advance` moves the masks: a hint adds its clue to the slots
+    it touched; a card played or discarded leaves its slot, and the card drawn, if any,
+    takes slot 1. A card is drawn while the deck has one, unless the action ended the game
+    first (a perfect game, the third fuse, a critical discard): only the last action can
+    have, so whether it drew is read from the length of the hand's masks.
+    """
+
+    __slots__ = ("current", "deck", "folded", "players", "seats")
+
+    def __init__(self, setup: GameSetup) -> None:
+        self.seats: list[list[tuple[Clue, ...]]] = [
+            [()] * setup.hand_size for _ in range(setup.players)
+        ]
+        self.deck = setup.initial_deck
+        self.current = setup.first_player
+        self.folded = 0  # the actions already folded in
+        self.players = setup.players
+
+    def after(self, actions: list[Action], memory: list[list[int]]) -> list[list[tuple[Clue, ...]]]:
+        """The clues of every seat's slots after ``actions`` (which begin with those already
+        folded in), whose masks are ``memory``."""
+        last = len(actions)
+        for number in range(self.folded, last):
+            action = actions[number]
+            if type(action) is Hint:
+                assert action.to is not None and action.slots is not None
+                clue: Clue | None = action.color if action.color is not None else action.rank
+                assert clue is not None
+                seat = self.seats[action.to]
+                for slot in action.slots:
+                    seat[slot - 1] += (clue,)
+            else:
+                assert action.slot is not None
+                seat = self.seats[self.current]
+                del seat[action.slot - 1]
+                if self.deck > 0 and (number < last - 1 or len(seat) < len(memory[self.current])):
+                    self.deck -= 1
+                    seat.insert(0, ())
+            self.current = (self.current + 1) % self.players
+        self.folded = last
+        return self.seats
