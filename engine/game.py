@@ -24,17 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import Enum
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from engine import errors
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card, Color
 from engine.memory import (
     CARD_BITS,
+    COLOR_CLUES,
     IMPOSSIBLE,
+    RANK_CLUES,
     Clue,
     SlotKnowledge,
-    after_hint,
     color_answers,
     knowledge,
 )
@@ -497,12 +498,7 @@ def _check(
             f"It is {names[player]}'s turn, not {names[claimed]}'s", player=player, claimed=claimed
         )
     if type(action) is Hint:
-        _check_hint(setup, position, action, player)
-        if position.memory is not None:
-            return _check_hint_slots(setup, position, action)
-        if action.slots is not None:
-            raise errors.SlotsNotRecorded()
-        return None
+        return _check_hint(setup, position, action, player)
     kind = type(action)
     if kind is not Play and kind is not Discard:
         raise TypeError(f"not an action: {action!r}")
@@ -559,11 +555,15 @@ def _check_before_the_card(position: Position, kind: type[Play] | type[Discard])
         raise errors.HintTokensFull()
 
 
-def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -> None:
+def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -> list[int] | None:
+    """The refusals of a hint (RULES.md section 4). With hand memory (section 8) it also names
+    its receiver, one clue and the slots it touched, and contradicts no earlier hint: then it
+    returns the receiver's hand after it (its masks, worked out to find a contradiction), for
+    :func:`_advance` to store; None without hand memory."""
     if position.hints == 0:
         raise errors.NoHintTokens()
     hands = position.hands
-    to, color, rank = hint.to, hint.color, hint.rank
+    to, color, rank, slots = hint.to, hint.color, hint.rank, hint.slots
     if to is not None:
         if not 0 <= to < setup.players:
             raise errors.NoSuchSeat(
@@ -578,13 +578,11 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
                 f"{setup.names[to]} has no card left: a hint must touch at least one card",
                 seat=to,
             )
-    elif not setup.options.empty_clues and not any(
-        size for seat, size in enumerate(hands) if seat != player
-    ):
-        raise errors.NoOneToHint()
-    if color is not None and rank is not None:
-        raise errors.HintNamesBoth()
+    elif not setup.options.empty_clues and sum(hands) == hands[player]:
+        raise errors.NoOneToHint()  # every other hand is empty
     if color is not None:
+        if rank is not None:
+            raise errors.HintNamesBoth()
         suit = setup.suit(color)
         if suit is None:
             raise errors.SuitNotInGame(f"There is no {color.label} suit in this game", color=color)
@@ -594,8 +592,71 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
                 "every colour hint touches those cards",
                 color=color,
             )
-    if rank is not None and rank not in (1, 2, 3, 4, 5):
+    elif rank is not None and rank not in (1, 2, 3, 4, 5):
         raise errors.NoSuchRank(f"A hint names a rank from 1 to 5, not {rank}", rank=rank)
+    memory = position.memory
+    if memory is None:
+        if slots is not None:
+            raise errors.SlotsNotRecorded()
+        return None
+    # Hand memory: what the hint tells the receiver's slots (engine.memory's masks).
+    if to is None or slots is None:
+        raise errors.HintNeedsSlots()
+    if color is not None:
+        clue: Clue = color
+        touched, missed = COLOR_CLUES[setup.options.wild_multicolor][color]
+    elif rank is not None:
+        clue = rank
+        touched, missed = RANK_CLUES[rank]
+    else:
+        raise errors.HintNeedsSlots()
+    # A missed slot loses what the clue answers, a touched one keeps only that. (A loop, not
+    # a list comprehension: that would be a function call, and ``missed`` a closure's cell.)
+    before = memory[to]
+    after = []
+    for mask in before:
+        after.append(mask & missed)
+    size = hands[to]
+    for slot in slots:
+        if type(slot) is not int or not 1 <= slot <= size:
+            _check_slots(setup, position, to, slots)  # raises, saying which
+        after[slot - 1] = before[slot - 1] & touched
+    if len(slots) > 1 and len(set(slots)) < len(slots):  # one slot cannot repeat (no set)
+        _refuse_repeated_slot(slots)
+    if not slots and not setup.options.empty_clues:
+        raise errors.HintTouchesNothing()
+    if not IMPOSSIBLE.isdisjoint(after):
+        _refuse_contradiction(setup, to, clue, slots, after)
+    return after
+
+
+# The words of a refusal live in functions of their own: a closure (a generator expression,
+# a lambda) in the checking function would make a cell for its variables at every call.
+
+
+def _refuse_repeated_slot(slots: tuple[int, ...]) -> NoReturn:
+    repeated = next(slot for slot in slots if slots.count(slot) > 1)
+    raise errors.SlotRepeated(f"Slot {repeated} is named twice", slot=repeated)
+
+
+def _refuse_contradiction(
+    setup: GameSetup, to: int, clue: Clue, slots: tuple[int, ...], after: list[int]
+) -> NoReturn:
+    """Raise the refusal of a hint that leaves a slot of ``to``'s hand (``after`` it) nothing
+    (RULES.md section 8)."""
+    empty = [number for number, mask in enumerate(after, start=1) if mask in IMPOSSIBLE]
+    # A slot the hint should have touched first: the likelier slip is a mis-pointed hint.
+    number = min(empty, key=lambda number: (number in slots, number))
+    word, slot_name = _clue_word(clue), f"{setup.names[to]}'s slot {number}"
+    params = {"seat": to, "slot": number, **_clue_params(clue)}
+    undo = "Check the slots, or undo the earlier hint"
+    if number in slots:
+        raise errors.HintCannotTouch(
+            f"{slot_name} cannot be {word}: a {word} hint cannot touch it. {undo}", **params
+        )
+    raise errors.HintMustTouch(
+        f"{slot_name} can only be {word}: a {word} hint must touch it. {undo}", **params
+    )
 
 
 def _check_slots(setup: GameSetup, position: Position, seat: int, slots: tuple[int, ...]) -> None:
@@ -618,43 +679,6 @@ def _clue_word(clue: Color | int) -> str:
 
 def _clue_params(clue: Color | int) -> dict[str, object]:
     return {"color": clue} if isinstance(clue, Color) else {"rank": clue}
-
-
-def _check_hint_slots(setup: GameSetup, position: Position, hint: Hint) -> list[int]:
-    """The hand-memory refusals of a hint (RULES.md section 8): it names its receiver, one
-    clue and the slots it touched, and contradicts no earlier hint. Returns the receiver's
-    hand after the hint (its masks)."""
-    to, color, rank, slots = hint.to, hint.color, hint.rank, hint.slots
-    clue: Color | int | None = color if color is not None else rank
-    if to is None or clue is None or slots is None:
-        raise errors.HintNeedsSlots()
-    assert position.memory is not None
-    size = position.hands[to]
-    for slot in slots:
-        if type(slot) is not int or not 1 <= slot <= size:
-            _check_slots(setup, position, to, slots)  # raises, saying which
-    if len(slots) > 1 and len(set(slots)) < len(slots):  # one slot cannot repeat (no set)
-        repeated = next(slot for slot in slots if slots.count(slot) > 1)
-        raise errors.SlotRepeated(f"Slot {repeated} is named twice", slot=repeated)
-    if not slots and not setup.options.empty_clues:
-        raise errors.HintTouchesNothing()
-    before = position.memory[to]
-    after, possible = after_hint(before, clue, slots, setup.options.wild_multicolor)
-    if possible:
-        return after
-    empty = [number for number, mask in enumerate(after, start=1) if mask in IMPOSSIBLE]
-    # A slot the hint should have touched first: the likelier slip is a mis-pointed hint.
-    number = min(empty, key=lambda number: (number in slots, number))
-    word, slot_name = _clue_word(clue), f"{setup.names[to]}'s slot {number}"
-    params = {"seat": to, "slot": number, **_clue_params(clue)}
-    undo = "Check the slots, or undo the earlier hint"
-    if number in slots:
-        raise errors.HintCannotTouch(
-            f"{slot_name} cannot be {word}: a {word} hint cannot touch it. {undo}", **params
-        )
-    raise errors.HintMustTouch(
-        f"{slot_name} can only be {word}: a {word} hint must touch it. {undo}", **params
-    )
 
 
 def _refuse_card_in_slot(setup: GameSetup, slot: SlotKnowledge, number: int, card: Card) -> None:
