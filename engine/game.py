@@ -766,7 +766,9 @@ def _advance(
                     hints_change = min(earned, room)
                     bonus_lost = earned > room
                     position.hints += hints_change
-                if completed and all(position.fireworks[s.color] == 5 for s in setup.suits):
+                # every firework complete: they add up to the highest score (no generator
+                # expression here: it would make ``position`` a closure's cell at every action)
+                if completed and sum(position.fireworks) == setup.max_score:
                     end = EndReason.PERFECT
             else:
                 kind = _MISPLAY_EVENT
