@@ -17,7 +17,7 @@ everyone else.
 
 A red hint (no wild multicolor) that touched slot 1 of two fresh slots:
 
->>> from engine.options import GameOptions
+>>> from engine.options import GameOptions, SuitSpec
 >>> fresh = fresh_mask(GameOptions())
 >>> touched, missed = COLOR_CLUES[False][Color.RED]
 >>> red, not_red = fresh & touched, fresh & missed
@@ -34,12 +34,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import TypeVar
 
 import msgspec
 
 from engine.cards import ALL_CARDS, Card, Color
-from engine.options import GameOptions
+from engine.options import GameOptions, SuitSpec
 
 RANKS: frozenset[int] = frozenset((1, 2, 3, 4, 5))
 
@@ -118,7 +119,12 @@ def mask_of(colors: Iterable[Color], ranks: Iterable[int], /) -> int:
 
 def fresh_mask(options: GameOptions) -> int:
     """A card nobody has hinted yet: any colour in play, any rank."""
-    return mask_of((suit.color for suit in options.suits()), RANKS)
+    return _fresh_mask_of(options.suits())
+
+
+@cache  # a handful of suit sets; every game's set-up asks for one
+def _fresh_mask_of(suits: tuple[SuitSpec, ...]) -> int:
+    return mask_of((suit.color for suit in suits), RANKS)
 
 
 def _subsets(universe: Iterable[T], bit: dict[T, int]) -> dict[int, frozenset[T]]:
