@@ -744,7 +744,6 @@ def _advance(
         card = action.card
         color, rank = card
         index = color * 5 + rank - 1
-        hands[player] -= 1
         position.seen[index] += 1
         hints_change = 0
         if type(action) is Discard:
@@ -785,11 +784,12 @@ def _advance(
             and position.seen[index] == setup.copies[index]
         ):
             end = EndReason.CRITICAL_DISCARD
-        if end is None and position.deck > 0:
+        if end is None and position.deck > 0:  # a card drawn: the hand keeps its size
             position.deck -= 1
-            hands[player] += 1
             drew = True
             final_round_started = position.deck == 0 and not setup.options.crowning_piece
+        else:
+            hands[player] -= 1
         memory, slot = position.memory, action.slot
         if memory is not None and slot is not None:
             # The card leaves its slot; the one drawn takes slot 1 (GAME-LOG.md, "Hand memory").
