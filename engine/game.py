@@ -150,6 +150,9 @@ _HINT_EVENT, _PLAY_EVENT, _MISPLAY_EVENT, _DISCARD_EVENT = (
 )
 
 
+_COLORS = len(Color)  # read once: len() of an enum class is a Python call
+
+
 class Position:
     """Everything the table can know after some actions. Mutated only by :class:`Game`."""
 
@@ -171,17 +174,17 @@ class Position:
     def __init__(self, setup: GameSetup) -> None:
         self.hints = MAX_HINTS
         self.fuses = 0
+        size = setup.hand_size
         self.deck = setup.initial_deck
-        self.hands = [setup.hand_size] * setup.players
+        self.hands = [size] * setup.players
         #: With hand memory: per seat, what each slot may be (slot 1 first), as the masks
         #: of :mod:`engine.memory`; else None. (The clues that touched each slot are worked
         #: out from the actions when asked: :meth:`Game.hand_memory`, :class:`_SlotClues`.)
         self.memory: list[list[int]] | None = None
         if setup.options.hand_memory:
-            size = setup.hand_size
             self.memory = [[setup.fresh_mask] * size for _ in range(setup.players)]
         #: Top rank of each firework, indexed by colour (0: none yet).
-        self.fireworks = [0] * len(Color)
+        self.fireworks = [0] * _COLORS
         #: Played plus discarded copies of each card, indexed by ``Card.ordinal``.
         self.seen = [0] * len(ALL_CARDS)
         #: The discard pile in the order cards reached it (misplays included).
