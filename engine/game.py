@@ -316,7 +316,8 @@ class Game:
 
     def hand_memory(self, seat: int) -> tuple[SlotKnowledge, ...]:
         """What the hints told ``seat`` about each card, slot 1 (the newest) first; an
-        empty tuple without hand memory."""
+        empty tuple without hand memory. (The referee keeps only the masks; the clues that
+        touched each slot are folded from the actions here, the new ones at each call.)"""
         memory = self.position.memory
         if memory is None:
             return ()
@@ -856,7 +857,9 @@ class _SlotClues:
     it touched; a card played or discarded leaves its slot, and the card drawn, if any,
     takes slot 1. A card is drawn while the deck has one, unless the action ended the game
     first (a perfect game, the third fuse, a critical discard): only the last action can
-    have, so whether it drew is read from the length of the hand's masks.
+    have done that, so whether it drew is read from the length of the hand's masks.
+    Asked again after more actions, it folds only the new ones (:meth:`Game.undo` starts
+    it again).
     """
 
     __slots__ = ("current", "deck", "folded", "players", "seats")

@@ -17,7 +17,7 @@ everyone else.
 
 A red hint (no wild multicolor) that touched slot 1 of two fresh slots:
 
->>> from engine.options import GameOptions, SuitSpec
+>>> from engine.options import GameOptions
 >>> fresh = fresh_mask(GameOptions())
 >>> touched, missed = COLOR_CLUES[False][Color.RED]
 >>> red, not_red = fresh & touched, fresh & missed
@@ -168,9 +168,11 @@ def color_answers(color: Color, wild: bool) -> frozenset[Color]:
 #: By colour, without wild multicolor (``COLOR_CLUES[False]``) and with it (``[True]``).
 COLOR_CLUES: tuple[dict[Color, tuple[int, int]], ...] = tuple(
     {
-        color: (mask_of(answers, RANKS), ~mask_of(answers, ()))
+        color: (
+            mask_of(color_answers(color, wild), RANKS),
+            ~mask_of(color_answers(color, wild), ()),
+        )
         for color in Color
-        for answers in (color_answers(color, wild),)
     }
     for wild in (False, True)
 )
