@@ -24,17 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import Enum
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from engine import errors
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card, Color
 from engine.memory import (
     CARD_BITS,
+    COLOR_CLUES,
     IMPOSSIBLE,
+    RANK_CLUES,
     Clue,
     SlotKnowledge,
-    after_hint,
     color_answers,
     knowledge,
 )
@@ -149,11 +150,13 @@ _HINT_EVENT, _PLAY_EVENT, _MISPLAY_EVENT, _DISCARD_EVENT = (
 )
 
 
+_COLORS = len(Color)  # read once: len() of an enum class is a Python call
+
+
 class Position:
     """Everything the table can know after some actions. Mutated only by :class:`Game`."""
 
     __slots__ = (
-        "clues",
         "current",
         "deck",
         "discards",
@@ -171,19 +174,17 @@ class Position:
     def __init__(self, setup: GameSetup) -> None:
         self.hints = MAX_HINTS
         self.fuses = 0
+        size = setup.hand_size
         self.deck = setup.initial_deck
-        self.hands = [setup.hand_size] * setup.players
+        self.hands = [size] * setup.players
         #: With hand memory: per seat, what each slot may be (slot 1 first), as the masks
-        #: of :mod:`engine.memory`; else None.
+        #: of :mod:`engine.memory`; else None. (The clues that touched each slot are worked
+        #: out from the actions when asked: :meth:`Game.hand_memory`, :class:`_SlotClues`.)
         self.memory: list[list[int]] | None = None
-        #: With hand memory: per seat, the clues that touched each slot (slot 1 first).
-        self.clues: list[list[tuple[Clue, ...]]] | None = None
         if setup.options.hand_memory:
-            size = setup.hand_size
             self.memory = [[setup.fresh_mask] * size for _ in range(setup.players)]
-            self.clues = [[()] * size for _ in range(setup.players)]
         #: Top rank of each firework, indexed by colour (0: none yet).
-        self.fireworks = [0] * len(Color)
+        self.fireworks = [0] * _COLORS
         #: Played plus discarded copies of each card, indexed by ``Card.ordinal``.
         self.seen = [0] * len(ALL_CARDS)
         #: The discard pile in the order cards reached it (misplays included).
@@ -198,7 +199,7 @@ class Position:
         clone = Position.__new__(Position)
         for name in Position.__slots__:
             value = getattr(self, name)
-            if name in ("memory", "clues") and value is not None:
+            if name == "memory" and value is not None:
                 value = [seat.copy() for seat in value]  # a new list of copied seats
             elif isinstance(value, list):
                 value = value.copy()
@@ -226,6 +227,7 @@ class Game:
         self.position = Position(setup)
         self.actions: list[Action] = []
         self._events: list[Event] = []
+        self._slot_clues: _SlotClues | None = None  # made by hand_memory, dropped by undo
 
     @classmethod
     def replay(cls, setup: GameSetup, actions: list[Action]) -> Game:
@@ -253,7 +255,7 @@ class Game:
     def apply(self, action: Action) -> Event:
         """Apply one action, or raise :class:`~engine.errors.IllegalAction` and change nothing."""
         events = self.events  # those of earlier folded actions first, if any
-        hinted = _check(self.setup, self.position, action)
+        hinted = _check(self.setup, self.position, action, self.actions)
         event = _advance(self.setup, self.position, action, hinted)
         assert event is not None  # described
         self.actions.append(action)
@@ -270,13 +272,13 @@ class Game:
         raised, and ``len(self.actions)`` is then the index of the action refused."""
         setup, position, folded = self.setup, self.position, self.actions
         for action in actions:
-            hinted = _check(setup, position, action)
+            hinted = _check(setup, position, action, folded)
             _advance(setup, position, action, hinted, False)
             folded.append(action)
 
     def check(self, action: Action) -> None:
         """Raise the refusal ``action`` would get, if any; change nothing."""
-        _check(self.setup, self.position, action)
+        _check(self.setup, self.position, action, self.actions)
 
     def check_kind(self, kind: type[Play] | type[Discard]) -> None:
         """Raise the refusal a play or a discard would get whatever its card (the game is
@@ -314,15 +316,19 @@ class Game:
 
     def hand_memory(self, seat: int) -> tuple[SlotKnowledge, ...]:
         """What the hints told ``seat`` about each card, slot 1 (the newest) first; an
-        empty tuple without hand memory."""
-        memory, clues = self.position.memory, self.position.clues
-        if memory is None or clues is None:
+        empty tuple without hand memory. (The referee keeps only the masks; the clues that
+        touched each slot are folded from the actions here, the new ones at each call.)"""
+        memory = self.position.memory
+        if memory is None:
             return ()
+        if self._slot_clues is None:
+            self._slot_clues = _SlotClues(self.setup)
+        clues = self._slot_clues.after(self.actions, memory)
         return tuple(map(knowledge, memory[seat], clues[seat]))
 
     def preview(self, action: Action) -> Event:
         """What ``action`` would do, without doing it (for a confirm step)."""
-        hinted = _check(self.setup, self.position, action)
+        hinted = _check(self.setup, self.position, action, self.actions)
         event = _advance(self.setup, self.position.copy(), action, hinted)
         assert event is not None  # described
         return event
@@ -336,6 +342,7 @@ class Game:
         self.position = Position(self.setup)
         self.actions = []
         self._events = []
+        self._slot_clues = None
         for action in kept:
             self.apply(action)
         return undone
@@ -469,8 +476,11 @@ class Game:
 # -- the rules themselves ---------------------------------------------------
 
 
-def _check(setup: GameSetup, position: Position, action: Action) -> list[int] | None:
-    """Raise the refusal for ``action`` in ``position``; change nothing.
+def _check(
+    setup: GameSetup, position: Position, action: Action, played: list[Action]
+) -> list[int] | None:
+    """Raise the refusal for ``action`` in ``position``, which ``played`` (the actions so
+    far) folded into; change nothing. (``played`` words one refusal: the clues a slot had.)
 
     With hand memory, a hint's check works out the receiver's hand after it (its masks, to
     find a contradiction) and returns it, so that :func:`_advance` stores it without doing
@@ -492,12 +502,7 @@ def _check(setup: GameSetup, position: Position, action: Action) -> list[int] | 
             f"It is {names[player]}'s turn, not {names[claimed]}'s", player=player, claimed=claimed
         )
     if type(action) is Hint:
-        _check_hint(setup, position, action, player)
-        if position.memory is not None:
-            return _check_hint_slots(setup, position, action)
-        if action.slots is not None:
-            raise errors.SlotsNotRecorded()
-        return None
+        return _check_hint(setup, position, action, player)
     kind = type(action)
     if kind is not Play and kind is not Discard:
         raise TypeError(f"not an action: {action!r}")
@@ -536,7 +541,8 @@ def _check(setup: GameSetup, position: Position, action: Action) -> list[int] | 
             raise errors.SlotNeeded()
         bits = CARD_BITS[index]
         if memory[player][slot - 1] & bits != bits:
-            _refuse_card_in_slot(setup, _slot_knowledge(position, player, slot), slot, card)
+            clues = _SlotClues(setup).after(played, memory)[player][slot - 1]
+            _refuse_card_in_slot(setup, knowledge(memory[player][slot - 1], clues), slot, card)
     return None
 
 
@@ -553,11 +559,15 @@ def _check_before_the_card(position: Position, kind: type[Play] | type[Discard])
         raise errors.HintTokensFull()
 
 
-def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -> None:
+def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -> list[int] | None:
+    """The refusals of a hint (RULES.md section 4). With hand memory (section 8) it also names
+    its receiver, one clue and the slots it touched, and contradicts no earlier hint: then it
+    returns the receiver's hand after it (its masks, worked out to find a contradiction), for
+    :func:`_advance` to store; None without hand memory."""
     if position.hints == 0:
         raise errors.NoHintTokens()
     hands = position.hands
-    to, color, rank = hint.to, hint.color, hint.rank
+    to, color, rank, slots = hint.to, hint.color, hint.rank, hint.slots
     if to is not None:
         if not 0 <= to < setup.players:
             raise errors.NoSuchSeat(
@@ -572,13 +582,11 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
                 f"{setup.names[to]} has no card left: a hint must touch at least one card",
                 seat=to,
             )
-    elif not setup.options.empty_clues and not any(
-        size for seat, size in enumerate(hands) if seat != player
-    ):
-        raise errors.NoOneToHint()
-    if color is not None and rank is not None:
-        raise errors.HintNamesBoth()
+    elif not setup.options.empty_clues and sum(hands) == hands[player]:
+        raise errors.NoOneToHint()  # every other hand is empty
     if color is not None:
+        if rank is not None:
+            raise errors.HintNamesBoth()
         suit = setup.suit(color)
         if suit is None:
             raise errors.SuitNotInGame(f"There is no {color.label} suit in this game", color=color)
@@ -588,8 +596,71 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
                 "every colour hint touches those cards",
                 color=color,
             )
-    if rank is not None and rank not in (1, 2, 3, 4, 5):
+    elif rank is not None and rank not in (1, 2, 3, 4, 5):
         raise errors.NoSuchRank(f"A hint names a rank from 1 to 5, not {rank}", rank=rank)
+    memory = position.memory
+    if memory is None:
+        if slots is not None:
+            raise errors.SlotsNotRecorded()
+        return None
+    # Hand memory: what the hint tells the receiver's slots (engine.memory's masks).
+    if to is None or slots is None:
+        raise errors.HintNeedsSlots()
+    if color is not None:
+        clue: Clue = color
+        touched, missed = COLOR_CLUES[setup.options.wild_multicolor][color]
+    elif rank is not None:
+        clue = rank
+        touched, missed = RANK_CLUES[rank]
+    else:
+        raise errors.HintNeedsSlots()
+    # A missed slot loses what the clue answers, a touched one keeps only that. (A loop, not
+    # a list comprehension: that would be a function call, and ``missed`` a closure's cell.)
+    before = memory[to]
+    after = []
+    for mask in before:
+        after.append(mask & missed)
+    size = hands[to]
+    for slot in slots:
+        if type(slot) is not int or not 1 <= slot <= size:
+            _check_slots(setup, position, to, slots)  # raises, saying which
+        after[slot - 1] = before[slot - 1] & touched
+    if len(slots) > 1 and len(set(slots)) < len(slots):  # one slot cannot repeat (no set)
+        _refuse_repeated_slot(slots)
+    if not slots and not setup.options.empty_clues:
+        raise errors.HintTouchesNothing()
+    if not IMPOSSIBLE.isdisjoint(after):
+        _refuse_contradiction(setup, to, clue, slots, after)
+    return after
+
+
+# The words of a refusal live in functions of their own: a closure (a generator expression,
+# a lambda) in the checking function would make a cell for its variables at every call.
+
+
+def _refuse_repeated_slot(slots: tuple[int, ...]) -> NoReturn:
+    repeated = next(slot for slot in slots if slots.count(slot) > 1)
+    raise errors.SlotRepeated(f"Slot {repeated} is named twice", slot=repeated)
+
+
+def _refuse_contradiction(
+    setup: GameSetup, to: int, clue: Clue, slots: tuple[int, ...], after: list[int]
+) -> NoReturn:
+    """Raise the refusal of a hint that leaves a slot of ``to``'s hand (``after`` it) nothing
+    (RULES.md section 8)."""
+    empty = [number for number, mask in enumerate(after, start=1) if mask in IMPOSSIBLE]
+    # A slot the hint should have touched first: the likelier slip is a mis-pointed hint.
+    number = min(empty, key=lambda number: (number in slots, number))
+    word, slot_name = _clue_word(clue), f"{setup.names[to]}'s slot {number}"
+    params = {"seat": to, "slot": number, **_clue_params(clue)}
+    undo = "Check the slots, or undo the earlier hint"
+    if number in slots:
+        raise errors.HintCannotTouch(
+            f"{slot_name} cannot be {word}: a {word} hint cannot touch it. {undo}", **params
+        )
+    raise errors.HintMustTouch(
+        f"{slot_name} can only be {word}: a {word} hint must touch it. {undo}", **params
+    )
 
 
 def _check_slots(setup: GameSetup, position: Position, seat: int, slots: tuple[int, ...]) -> None:
@@ -612,48 +683,6 @@ def _clue_word(clue: Color | int) -> str:
 
 def _clue_params(clue: Color | int) -> dict[str, object]:
     return {"color": clue} if isinstance(clue, Color) else {"rank": clue}
-
-
-def _slot_knowledge(position: Position, seat: int, slot: int) -> SlotKnowledge:
-    assert position.memory is not None and position.clues is not None
-    return knowledge(position.memory[seat][slot - 1], position.clues[seat][slot - 1])
-
-
-def _check_hint_slots(setup: GameSetup, position: Position, hint: Hint) -> list[int]:
-    """The hand-memory refusals of a hint (RULES.md section 8): it names its receiver, one
-    clue and the slots it touched, and contradicts no earlier hint. Returns the receiver's
-    hand after the hint (its masks)."""
-    to, color, rank, slots = hint.to, hint.color, hint.rank, hint.slots
-    clue: Color | int | None = color if color is not None else rank
-    if to is None or clue is None or slots is None:
-        raise errors.HintNeedsSlots()
-    assert position.memory is not None
-    size = position.hands[to]
-    for slot in slots:
-        if type(slot) is not int or not 1 <= slot <= size:
-            _check_slots(setup, position, to, slots)  # raises, saying which
-    if len(slots) > 1 and len(set(slots)) < len(slots):  # one slot cannot repeat (no set)
-        repeated = next(slot for slot in slots if slots.count(slot) > 1)
-        raise errors.SlotRepeated(f"Slot {repeated} is named twice", slot=repeated)
-    if not slots and not setup.options.empty_clues:
-        raise errors.HintTouchesNothing()
-    before = position.memory[to]
-    after, possible = after_hint(before, clue, slots, setup.options.wild_multicolor)
-    if possible:
-        return after
-    empty = [number for number, mask in enumerate(after, start=1) if mask in IMPOSSIBLE]
-    # A slot the hint should have touched first: the likelier slip is a mis-pointed hint.
-    number = min(empty, key=lambda number: (number in slots, number))
-    word, slot_name = _clue_word(clue), f"{setup.names[to]}'s slot {number}"
-    params = {"seat": to, "slot": number, **_clue_params(clue)}
-    undo = "Check the slots, or undo the earlier hint"
-    if number in slots:
-        raise errors.HintCannotTouch(
-            f"{slot_name} cannot be {word}: a {word} hint cannot touch it. {undo}", **params
-        )
-    raise errors.HintMustTouch(
-        f"{slot_name} can only be {word}: a {word} hint must touch it. {undo}", **params
-    )
 
 
 def _refuse_card_in_slot(setup: GameSetup, slot: SlotKnowledge, number: int, card: Card) -> None:
@@ -712,19 +741,13 @@ def _advance(
         kind = _HINT_EVENT
         position.hints -= 1
         hints_change = -1
-        if hinted is not None:  # hand memory: the receiver's masks, and the touched slots' clues
-            to, clue = action.to, action.color if action.color is not None else action.rank
-            assert position.memory is not None and position.clues is not None
-            assert to is not None and clue is not None and action.slots is not None
-            position.memory[to] = hinted
-            seat_clues = position.clues[to]
-            for number in action.slots:
-                seat_clues[number - 1] += (clue,)
+        if hinted is not None:  # hand memory: the receiver's masks after the hint
+            assert position.memory is not None and action.to is not None
+            position.memory[action.to] = hinted
     else:
         card = action.card
         color, rank = card
         index = color * 5 + rank - 1
-        hands[player] -= 1
         position.seen[index] += 1
         hints_change = 0
         if type(action) is Discard:
@@ -746,7 +769,9 @@ def _advance(
                     hints_change = min(earned, room)
                     bonus_lost = earned > room
                     position.hints += hints_change
-                if completed and all(position.fireworks[s.color] == 5 for s in setup.suits):
+                # every firework complete: they add up to the highest score (no generator
+                # expression here: it would make ``position`` a closure's cell at every action)
+                if completed and sum(position.fireworks) == setup.max_score:
                     end = EndReason.PERFECT
             else:
                 kind = _MISPLAY_EVENT
@@ -763,20 +788,19 @@ def _advance(
             and position.seen[index] == setup.copies[index]
         ):
             end = EndReason.CRITICAL_DISCARD
-        if end is None and position.deck > 0:
+        if end is None and position.deck > 0:  # a card drawn: the hand keeps its size
             position.deck -= 1
-            hands[player] += 1
             drew = True
             final_round_started = position.deck == 0 and not setup.options.crowning_piece
+        else:
+            hands[player] -= 1
         memory, slot = position.memory, action.slot
         if memory is not None and slot is not None:
             # The card leaves its slot; the one drawn takes slot 1 (GAME-LOG.md, "Hand memory").
-            assert position.clues is not None
-            seat_masks, seat_clues = memory[player], position.clues[player]
-            del seat_masks[slot - 1], seat_clues[slot - 1]
+            seat_masks = memory[player]
+            del seat_masks[slot - 1]
             if drew:
                 seat_masks.insert(0, setup.fresh_mask)
-                seat_clues.insert(0, ())
 
     position.turns += 1
     if end is None:
@@ -822,3 +846,53 @@ def _advance(
             position.fuses,
         ),
     )
+
+
+class _SlotClues:
+    """The clues that touched each slot, per seat (slot 1 first), worked out from the actions
+    when asked: only :meth:`Game.hand_memory` and one refusal's words read them, so the
+    referee does not keep them up to date at every action.
+
+    The cards move as :func:`_advance` moves the masks: a hint adds its clue to the slots
+    it touched; a card played or discarded leaves its slot, and the card drawn, if any,
+    takes slot 1. A card is drawn while the deck has one, unless the action ended the game
+    first (a perfect game, the third fuse, a critical discard): only the last action can
+    have done that, so whether it drew is read from the length of the hand's masks.
+    Asked again after more actions, it folds only the new ones (:meth:`Game.undo` starts
+    it again).
+    """
+
+    __slots__ = ("current", "deck", "folded", "players", "seats")
+
+    def __init__(self, setup: GameSetup) -> None:
+        self.seats: list[list[tuple[Clue, ...]]] = [
+            [()] * setup.hand_size for _ in range(setup.players)
+        ]
+        self.deck = setup.initial_deck
+        self.current = setup.first_player
+        self.folded = 0  # the actions already folded in
+        self.players = setup.players
+
+    def after(self, actions: list[Action], memory: list[list[int]]) -> list[list[tuple[Clue, ...]]]:
+        """The clues of every seat's slots after ``actions`` (which begin with those already
+        folded in), whose masks are ``memory``."""
+        last = len(actions)
+        for number in range(self.folded, last):
+            action = actions[number]
+            if type(action) is Hint:
+                assert action.to is not None and action.slots is not None
+                clue: Clue | None = action.color if action.color is not None else action.rank
+                assert clue is not None
+                seat = self.seats[action.to]
+                for slot in action.slots:
+                    seat[slot - 1] += (clue,)
+            else:
+                assert action.slot is not None
+                seat = self.seats[self.current]
+                del seat[action.slot - 1]
+                if self.deck > 0 and (number < last - 1 or len(seat) < len(memory[self.current])):
+                    self.deck -= 1
+                    seat.insert(0, ())
+            self.current = (self.current + 1) % self.players
+        self.folded = last
+        return self.seats

@@ -11,30 +11,36 @@ the table was told.
 
 The referee keeps a slot's possibilities as one whole number, a **mask** (one bit
 per colour, one per rank: :func:`mask_of`), so that a hint is a bitwise "and" per
-slot; :class:`SlotKnowledge` is the same knowledge as a value, for everyone else.
+slot (with :data:`COLOR_CLUES` or :data:`RANK_CLUES`; a mask in :data:`IMPOSSIBLE` is
+a contradiction); :class:`SlotKnowledge` is the same knowledge as a value, for
+everyone else.
+
+A red hint (no wild multicolor) that touched slot 1 of two fresh slots:
 
 >>> from engine.options import GameOptions
 >>> fresh = fresh_mask(GameOptions())
->>> (red, not_red), possible = after_hint([fresh, fresh], Color.RED, (1,), wild=False)
->>> knowledge(red).color, sorted(knowledge(red).ranks), possible
-(<Color.RED: 0>, [1, 2, 3, 4, 5], True)
+>>> touched, missed = COLOR_CLUES[False][Color.RED]
+>>> red, not_red = fresh & touched, fresh & missed
+>>> knowledge(red).color, sorted(knowledge(red).ranks), red in IMPOSSIBLE
+(<Color.RED: 0>, [1, 2, 3, 4, 5], False)
 >>> [c.label for c in knowledge(not_red).colors]
 ['yellow', 'green', 'blue', 'white']
->>> after_hint([red], Color.RED, (), wild=False)[1]  # red, and not red: impossible
-False
+>>> red & missed in IMPOSSIBLE  # red, and then not red: a contradiction
+True
 >>> knowledge(red).allows(Card.from_code("R3")), knowledge(red).allows(Card.from_code("B3"))
 (True, False)
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
+from functools import cache
 from typing import TypeVar
 
 import msgspec
 
 from engine.cards import ALL_CARDS, Card, Color
-from engine.options import GameOptions
+from engine.options import GameOptions, SuitSpec
 
 RANKS: frozenset[int] = frozenset((1, 2, 3, 4, 5))
 
@@ -113,7 +119,12 @@ def mask_of(colors: Iterable[Color], ranks: Iterable[int], /) -> int:
 
 def fresh_mask(options: GameOptions) -> int:
     """A card nobody has hinted yet: any colour in play, any rank."""
-    return mask_of((suit.color for suit in options.suits()), RANKS)
+    return _fresh_mask_of(options.suits())
+
+
+@cache  # a handful of suit sets; every game's set-up asks for one
+def _fresh_mask_of(suits: tuple[SuitSpec, ...]) -> int:
+    return mask_of((suit.color for suit in suits), RANKS)
 
 
 def _subsets(universe: Iterable[T], bit: dict[T, int]) -> dict[int, frozenset[T]]:
@@ -150,32 +161,22 @@ def color_answers(color: Color, wild: bool) -> frozenset[Color]:
     return frozenset((color, Color.MULTICOLOR)) if wild else frozenset((color,))
 
 
-# What a slot keeps when a clue touches it and when it misses it: (touched, missed) masks,
-# to "and" with the slot's. A colour clue keeps (or drops) the colours it answers, every
-# rank; a rank clue the same with its rank.
-_COLOR_CLUES: dict[tuple[Color, bool], tuple[int, int]] = {
-    (color, wild): (
-        mask_of(color_answers(color, wild), RANKS),
-        ~mask_of(color_answers(color, wild), ()),
-    )
-    for color in Color
+# What a hint does to a slot: the masks (touched, missed) to "and" with the slot's when the
+# hint touched it and when it missed it. A colour clue keeps (or drops) the colours it
+# answers and every rank; a rank clue the same with its rank.
+
+#: By colour, without wild multicolor (``COLOR_CLUES[False]``) and with it (``[True]``).
+COLOR_CLUES: tuple[dict[Color, tuple[int, int]], ...] = tuple(
+    {
+        color: (
+            mask_of(color_answers(color, wild), RANKS),
+            ~mask_of(color_answers(color, wild), ()),
+        )
+        for color in Color
+    }
     for wild in (False, True)
-}
-_RANK_CLUES: dict[int, tuple[int, int]] = {
+)
+#: By rank.
+RANK_CLUES: dict[int, tuple[int, int]] = {
     rank: (mask_of(Color, (rank,)), ~_rank_bit(rank)) for rank in RANKS
 }
-
-
-def after_hint(
-    hand: list[int], clue: Clue, slots: Collection[int], wild: bool
-) -> tuple[list[int], bool]:
-    """The masks of a hand after a hint naming ``clue`` touched ``slots`` (numbers from 1),
-    and whether every slot can still hold a card (the caller refuses the hint if not).
-
-    A touched slot keeps only what the clue answers, a missed one loses it.
-    """
-    touched, missed = _COLOR_CLUES[clue, wild] if type(clue) is Color else _RANK_CLUES[clue]
-    after = [mask & missed for mask in hand]
-    for slot in slots:
-        after[slot - 1] = hand[slot - 1] & touched
-    return after, IMPOSSIBLE.isdisjoint(after)

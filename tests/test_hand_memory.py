@@ -284,6 +284,46 @@ def test_undo_restores_the_memory_exactly(options, players, seed):
         assert game.position == positions[-1]
 
 
+def clues_from_events(game: Game) -> list[list[tuple]]:
+    """Each seat's slot clues folded from the events, which say whether a card was drawn."""
+    seats: list[list[tuple]] = [[()] * game.setup.hand_size for _ in range(game.setup.players)]
+    for event in game.events:
+        action = event.action
+        if isinstance(action, Hint):
+            clue = action.color if action.color is not None else action.rank
+            for slot in action.slots:
+                seats[action.to][slot - 1] += (clue,)
+        else:
+            hand = seats[event.player]
+            del hand[action.slot - 1]
+            if event.drew:
+                hand.insert(0, ())
+    return seats
+
+
+def slot_clues(game: Game) -> list[list[tuple]]:
+    return [[slot.clues for slot in game.hand_memory(seat)] for seat in range(game.setup.players)]
+
+
+@GAMES
+@given(memory_options(), st.integers(2, 5), st.integers(0, 2**32 - 1))
+def test_each_slot_keeps_the_clues_that_touched_its_card_as_the_cards_move(options, players, seed):
+    """RULES.md section 8: a hint adds its clue to the slots it touched, a card leaving its
+    slot takes its clues along, a card drawn starts with none, and a game that ends at once
+    draws nothing. The referee works the clues out when asked: asked after every action,
+    once after a replay (no event built), and after an undo, they are what the events say."""
+    table = SimulatedTable(GameSetup(players=players, options=options), random.Random(seed))
+    while not table.game.is_over:
+        table.step()
+        assert slot_clues(table.game) == clues_from_events(table.game)
+    game = table.game
+    replayed = Game.replay(game.setup, list(game.actions))
+    assert slot_clues(replayed) == clues_from_events(game)
+    game.undo()
+    assert slot_clues(game) == clues_from_events(game)
+    assert slot_clues(replayed) == slot_clues(Game.replay(game.setup, list(replayed.actions)))
+
+
 @GAMES
 @given(memory_options(), st.integers(2, 5), st.integers(0, 2**32 - 1))
 def test_a_log_with_slots_replays_to_the_same_memory(options, players, seed):
