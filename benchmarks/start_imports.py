@@ -1,6 +1,7 @@
 """What the companion does before its first frame: start time, CPU time and imports.
 
     .venv/bin/python benchmarks/start_imports.py [RUNS] [--no-web] [--python PATH]
+        [--against CHECKOUT]
 
 ``--python PATH``: the interpreter whose start is measured (default: the one running
 this script). The appliance's is Debian's ``/usr/bin/python3`` in a venv made as
@@ -9,6 +10,16 @@ this script). The appliance's is Debian's ``/usr/bin/python3`` in a venv made as
     /usr/bin/python3 -m venv /tmp/appliance
     /tmp/appliance/bin/pip install -q . pytest   # pytest: app_speed's Xvfb helper
     .venv/bin/python benchmarks/start_imports.py --python /tmp/appliance/bin/python
+
+``--against CHECKOUT``: also times, between the starts, the start of another checkout of
+the companion (its own data directory, made with its own storage; no configuration file,
+so no page for phones), and prints this checkout's median over its. Issue 23 measured
+0.185 s on the code of 7e03efc, whose start then had no page for phones; on a machine
+whose speed moves by half within an hour, the ratio at the same moment says what a
+figure of the day cannot::
+
+    git worktree add --detach /tmp/before 7e03efc
+    .venv/bin/python benchmarks/start_imports.py 15 --against /tmp/before
 
 Whatever the interpreter, the companion's code is the checkout's (``python -m`` run
 from it puts it first on ``sys.path``); its start, ``site`` and what its venv installs
@@ -107,10 +118,12 @@ def start_once(
     config: Path | None,
     scratch: Path,
     importtime: bool = False,
+    checkout: Path = REPO,
 ) -> tuple[float, float, str]:
     """One start of ``python``: (wall s to READY=1, CPU s at READY=1, its standard error). With
     ``importtime``, Python runs with ``-X importtime`` (which slows the start it measures,
-    so the timed starts run without it) and the standard error holds its lines."""
+    so the timed starts run without it) and the standard error holds its lines. ``checkout``:
+    the companion's code started (``python -c`` runs in it)."""
     command = [
         python,
         *(["-X", "importtime"] if importtime else []),
@@ -119,7 +132,7 @@ def start_once(
         "run",
         *run_arguments(data, config),
     ]
-    return spawn_to_ready(command, env, scratch)
+    return spawn_to_ready(command, env, scratch, checkout)
 
 
 def floor_once(python: str, env: dict[str, str], scratch: Path) -> tuple[float, float, str]:
@@ -128,7 +141,7 @@ def floor_once(python: str, env: dict[str, str], scratch: Path) -> tuple[float, 
 
 
 def spawn_to_ready(
-    command: list[str], env: dict[str, str], scratch: Path
+    command: list[str], env: dict[str, str], scratch: Path, cwd: Path = REPO
 ) -> tuple[float, float, str]:
     """(wall s from spawn to READY=1, CPU s at READY=1, standard error) of ``command``."""
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -142,7 +155,7 @@ def spawn_to_ready(
         process = subprocess.Popen(
             command,
             env={**env, "NOTIFY_SOCKET": str(notify_path)},
-            cwd=REPO,
+            cwd=cwd,
             stdout=subprocess.DEVNULL,
             stderr=stderr,
         )
@@ -165,6 +178,26 @@ def spawn_to_ready(
         process.wait()
         notify.close()
     return wall, cpu, stderr_path.read_text()
+
+
+#: The data directory of an older checkout's start (``--against``), made with its own
+#: storage: a 3-player game to resume, as :func:`app_speed.game_to_resume` makes ours.
+OLDER_GAME = """
+import sys
+from pathlib import Path
+from companion.storage import Storage
+from engine.setup import GameSetup
+storage = Storage.open(Path(sys.argv[1]))
+storage.new_game(GameSetup(players=3))
+storage.close()
+"""
+
+
+def older_game_to_resume(python: str, env: dict[str, str], checkout: Path) -> Path:
+    """A data directory with a game to resume, in ``checkout``'s own storage format."""
+    data = Path(tempfile.mkdtemp(prefix="start-imports-older-"))
+    subprocess.run([python, "-c", OLDER_GAME, str(data)], env=env, cwd=checkout, check=True)
+    return data
 
 
 def imports_before_first_frame(text: str) -> list[tuple[int, int, str]]:
@@ -214,24 +247,42 @@ def main() -> None:
     parser.add_argument("runs", nargs="?", type=int, default=RUNS, help=f"default {RUNS}")
     parser.add_argument("--no-web", action="store_true", help="without the page for phones")
     interpreter_option(parser)
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="CHECKOUT",
+        help="also time the start of another checkout (e.g. a git worktree of an older"
+        " commit) between the starts, without a configuration file",
+    )
     options = parser.parse_args()
-    runs, web, python = options.runs, not options.no_web, options.python
+    runs, web, against = options.runs, not options.no_web, options.against
+    python = os.path.abspath(options.python)  # the older checkout's starts run in its folder
+    older: list[tuple[float, float, str]] = []
     with xvfb() as display_name:
         env, pycache, scratch = start_environment(display_name, "start-imports")
         x = X(display_name)
+        older_data = None if against is None else older_game_to_resume(python, env, against)
         try:
             data = game_to_resume(env, x)
             config = web_config(scratch) if web else None
             start_once(python, env, data, config, scratch)  # fills the bytecode cache
+            if against is not None and older_data is not None:
+                start_once(python, env, older_data, None, scratch, checkout=against)
             starts, floors = [], []
             for _ in range(runs):  # interleaved: a busy machine slows both alike
                 starts.append(start_once(python, env, data, config, scratch))
+                if against is not None and older_data is not None:
+                    older.append(
+                        start_once(python, env, older_data, None, scratch, checkout=against)
+                    )
                 floors.append(floor_once(python, env, scratch))
             imports = start_once(python, env, data, config, scratch, importtime=True)[2]
         finally:
             x.close()
             shutil.rmtree(pycache, ignore_errors=True)
             shutil.rmtree(scratch, ignore_errors=True)
+            if older_data is not None:
+                shutil.rmtree(older_data, ignore_errors=True)
         shutil.rmtree(data, ignore_errors=True)
     load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     walls = [wall for wall, _, _ in starts]
@@ -248,6 +299,13 @@ def main() -> None:
         f"\n  wall: median {statistics.median(floor_walls):.3f} s"
         f" (min {min(floor_walls):.3f} s), CPU: median {statistics.median(floor_cpus):.3f} s"
     )
+    if older:
+        older_wall = statistics.median(wall for wall, _, _ in older)
+        print(
+            f"{against}'s start, without a configuration file:\n  wall: median"
+            f" {older_wall:.3f} s; this checkout's / it: "
+            f"{statistics.median(walls) / older_wall:.2f}"
+        )
     rows = imports_before_first_frame(imports)
     roots = {name.strip().split(".")[0] for _, _, name in rows}
     top = sorted(roots - set(sys.stdlib_module_names) - {"_frozen_importlib_external"})
