@@ -262,19 +262,23 @@ def main() -> None:
         env, pycache, scratch = start_environment(display_name, "start-imports")
         x = X(display_name)
         older_data = None if against is None else older_game_to_resume(python, env, against)
+
+        def start_older() -> None:
+            """One start of the older checkout, if any (kept in ``older``)."""
+            if against is not None and older_data is not None:
+                timed = start_once(python, env, older_data, None, scratch, checkout=against)
+                older.append(timed)
+
         try:
             data = game_to_resume(env, x)
             config = web_config(scratch) if web else None
             start_once(python, env, data, config, scratch)  # fills the bytecode cache
-            if against is not None and older_data is not None:
-                start_once(python, env, older_data, None, scratch, checkout=against)
+            start_older()  # the same for the older checkout, not counted:
+            older.clear()
             starts, floors = [], []
             for _ in range(runs):  # interleaved: a busy machine slows both alike
                 starts.append(start_once(python, env, data, config, scratch))
-                if against is not None and older_data is not None:
-                    older.append(
-                        start_once(python, env, older_data, None, scratch, checkout=against)
-                    )
+                start_older()
                 floors.append(floor_once(python, env, scratch))
             imports = start_once(python, env, data, config, scratch, importtime=True)[2]
         finally:
