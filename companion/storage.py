@@ -568,6 +568,10 @@ class Storage:
         #: Whether the file holds the chain of schema 3 (a file only read, ``history`` or
         #: ``export`` of an older one, is not upgraded: its games are read without it).
         self.chained = True
+        #: The read-only view of :meth:`reader`, opened on first use, closed with this one.
+        self._reader: Storage | None = None
+        #: The view's owner (None for the handle that owns the file).
+        self._owner: Storage | None = None
 
     # -- opening -----------------------------------------------------------
 
@@ -595,6 +599,7 @@ class Storage:
     def _open(cls, data_dir: Path, clock: Callable[[], datetime]) -> Storage:
         _ensure_directory(data_dir)
         path = data_dir / cls.DEFAULT_NAME
+        _refuse_second_handle(path)
         verdict = _examine(path)  # read-only: the journal is not touched
         notice: str | None = None
         findings: list[tuple[str, dict[str, object]]] = []
@@ -672,6 +677,7 @@ class Storage:
         storage.findings = findings
         if verdict.kind == "ours":
             storage.journal_copy = journal_copy
+        _register(storage)
         return storage
 
     @classmethod
@@ -690,6 +696,7 @@ class Storage:
             what = "is not a folder" if data_dir.exists() else "does not exist"
             raise StorageError(f"The data directory {data_dir} {what}: no game is stored there")
         path = data_dir / cls.DEFAULT_NAME
+        _refuse_second_handle(path)
         verdict = _examine(path)
         ledger = Ledger.look(data_dir / LEDGER_NAME)  # only read: compared, never written
         if verdict.kind == "new":
@@ -745,9 +752,57 @@ class Storage:
         storage.chained = verdict.version >= 3
         return storage
 
-    def close(self) -> None:
-        """Close the database (further calls raise :class:`StorageError`). Idempotent."""
+    def reader(self) -> Storage:
+        """A read-only view of the same file for another thread (the phones' History).
+
+        Its own SQLite connection, so that a long read never holds this handle's writes;
+        opened once, through SQLite, and closed only by :meth:`close` of this handle.
+        Only SQLite touches the file while the process has it open: POSIX drops every
+        lock a process holds on a file when *any* of its descriptors on that file is
+        closed, and another program closing the database would then take the live
+        journal for its own and delete it (docs/decisions: "One handle on the file").
+        """
         with self._lock:
+            if self._owner is not None:
+                return self
+            if self._connection is None:
+                raise StorageError(f"The games database {self.path} is closed")
+            if self._reader is None:
+                try:
+                    connection = sqlite3.connect(
+                        self.path.resolve().as_uri() + "?mode=ro",
+                        uri=True,
+                        timeout=BUSY_TIMEOUT_MS / 1000,
+                        isolation_level=None,
+                        check_same_thread=False,
+                    )
+                    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                except sqlite3.Error as error:
+                    raise StorageError(
+                        f"Could not open the games database {self.path} to read it: {error}"
+                    ) from error
+                view = Storage(connection, self.path, None, self._now)
+                view.chained = self.chained
+                view._owner = self
+                self._reader = view
+            return self._reader
+
+    def close(self) -> None:
+        """Close the database (further calls raise :class:`StorageError`). Idempotent.
+
+        On a view from :meth:`reader` this does nothing: its owner closes it.
+        """
+        if self._owner is not None:
+            return
+        with self._lock:
+            if self._reader is not None:
+                reader, self._reader = self._reader, None
+                with reader._lock:
+                    view, reader._connection = reader._connection, None
+                if view is not None:
+                    with contextlib.suppress(sqlite3.Error):
+                        view.close()
+            _unregister(self)
             self.checkpoint()
             connection, self._connection = self._connection, None
             if self.ledger is not None:
@@ -1768,6 +1823,45 @@ def _probe(path: Path) -> _Verdict:
         raise StorageError(f"Could not read the games database {path}: {error}") from error
     finally:
         probe.close()
+
+
+#: The databases this process has open for writing, by (device, inode): see
+#: :meth:`Storage.reader` for why nothing else of the process may open those files.
+_OPEN_HERE: dict[tuple[int, int], Storage] = {}
+_OPEN_HERE_LOCK = threading.Lock()
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _register(storage: Storage) -> None:
+    key = _file_key(storage.path)
+    if key is not None:
+        with _OPEN_HERE_LOCK:
+            _OPEN_HERE[key] = storage
+
+
+def _unregister(storage: Storage) -> None:
+    with _OPEN_HERE_LOCK:
+        for key, held in list(_OPEN_HERE.items()):
+            if held is storage:
+                del _OPEN_HERE[key]
+
+
+def _refuse_second_handle(path: Path) -> None:
+    """Refuse to look at a file this process already has open (:meth:`Storage.reader`)."""
+    key = _file_key(path)
+    with _OPEN_HERE_LOCK:
+        if key is not None and key in _OPEN_HERE:
+            raise StorageError(
+                f"The games database {path} is already open in this process: read it through"
+                " Storage.reader(), never a second handle (closing one drops the locks)"
+            )
 
 
 def _read_only_uri(path: Path) -> str:

@@ -451,22 +451,69 @@ def test_settings_round_trip(tmp_path):
         assert storage.get_setting("bad", "default") == "default"
 
 
+def in_another_process(data_dir: Path, code: str) -> str:
+    """Run ``code`` in a separate Python process with ``storage`` open on ``data_dir``."""
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from companion.storage import Storage\n"
+        "from engine import Hint, Play\n"
+        "from engine.cards import Card\n"
+        "storage = Storage.open(Path(sys.argv[1]))\n"
+        f"{code}\n"
+        "storage.close()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(data_dir)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def test_two_storages_on_the_same_file_see_each_others_commits(tmp_path):
+    """Two processes (one handle each: see the next test) share the file through SQLite."""
     first = open_storage(tmp_path)
-    second = open_storage(tmp_path)
     try:
-        assert second.notice is None
         game_id = first.new_game(GameSetup(players=2))
         first.append_action(game_id, Hint())
-        assert second.load(game_id).actions == [Hint()]
-        second.append_action(game_id, Play(Card.from_code("R1")))
+        said = in_another_process(
+            tmp_path,
+            f"assert storage.notice is None, storage.notice\n"
+            f"assert storage.load({game_id}).actions == [Hint()]\n"
+            f"storage.append_action({game_id}, Play(Card.from_code('R1')))\n"
+            "print(storage.unfinished().id)",
+        )
         assert first.load(game_id).actions == [Hint(), Play(Card.from_code("R1"))]
-        assert first.unfinished().id == second.unfinished().id == game_id
+        assert first.unfinished().id == int(said) == game_id
         first.set_setting("players", 2)
-        assert second.get_setting("players") == 2
+        assert in_another_process(tmp_path, "print(storage.get_setting('players'))") == "2\n"
     finally:
         first.close()
-        second.close()
+
+
+@pytest.mark.parametrize("second", ["open", "open_existing"])
+def test_a_second_handle_in_the_same_process_is_refused_and_the_reader_is_kept(tmp_path, second):
+    """Issue 36: a second handle on the file in one process is refused in one sentence
+    (closing it would drop the process's locks); the reader is one, kept until the
+    owner closes, and cannot write."""
+    storage = open_storage(tmp_path)
+    try:
+        game_id = storage.new_game(GameSetup(players=2))
+        with pytest.raises(StorageError, match="already open in this process"):
+            getattr(Storage, second)(tmp_path)
+        reader = storage.reader()
+        assert storage.reader() is reader and reader.reader() is reader
+        storage.append_action(game_id, Hint())
+        assert reader.load(game_id).actions == [Hint()]
+        reader.close()  # a view: only its owner closes it
+        assert reader.load(game_id).actions == [Hint()]
+        with pytest.raises(StorageError):
+            reader.append_action(game_id, Hint())
+    finally:
+        storage.close()
+    with pytest.raises(StorageError, match="closed"):
+        reader.load(game_id)
+    Storage.open(tmp_path).close()  # closed: the file is free again
 
 
 def test_a_closed_storage_refuses_calls(tmp_path):

@@ -519,7 +519,7 @@ def test_the_history_is_read_through_a_read_only_handle(tmp_path):
     from companion.web.history import HistorySource
 
     storage = stored_games(tmp_path / "data")
-    source = HistorySource(tmp_path / "data")
+    source = HistorySource(storage)
     try:
         data = source.history("en")
         assert len(data["games"]) == 5
@@ -539,7 +539,6 @@ def test_the_history_is_read_through_a_read_only_handle(tmp_path):
         with pytest.raises(StorageError):
             reader.set_setting("x", 1)
     finally:
-        source.close()
         storage.close()
 
 
@@ -549,7 +548,7 @@ def test_the_history_routes_need_the_code_and_serve_the_log(tmp_path):
     from companion.web.history import HistorySource
 
     storage = stored_games(tmp_path / "data", finished=2)
-    source = HistorySource(tmp_path / "data")
+    source = HistorySource(storage)
     board = SnapshotBoard(build_snapshot(controller_for(None)))
     server = WebServer(board, CODE, port=0, bind="127.0.0.1", history=source)
     server.start()
@@ -565,7 +564,6 @@ def test_the_history_routes_need_the_code_and_serve_the_log(tmp_path):
         assert get(server, f"/games/-1.json?code={CODE}")[0] == 404
     finally:
         server.stop()
-        source.close()
         storage.close()
 
 

@@ -30,6 +30,7 @@ from needs import PHONE
 from xwindow import find_window, keys
 
 from companion.controller import Controller, SetupDraft
+from companion.storage import Storage
 from companion.web.server import WebServer
 from companion.web.snapshot import SnapshotBoard, build_snapshot
 from engine import Card, GameSetup
@@ -283,12 +284,12 @@ def test_the_busiest_tables_fit_a_phone(page: Any, state: str, lang: str) -> Non
 
 
 @contextlib.contextmanager
-def on_history_tab(page: Any, data_dir: Path) -> Iterator[None]:
-    """The real server with the games of ``data_dir`` (read-only, as the app serves them),
+def on_history_tab(page: Any, storage: Storage) -> Iterator[None]:
+    """The real server with the games of ``storage`` (its read-only view, as the app serves them),
     and ``page`` on its History tab; stopped after."""
     from companion.web.history import HistorySource
 
-    source = HistorySource(data_dir)
+    source = HistorySource(storage)
     port, code = free_port(), "hist2345"
     server = WebServer(
         SnapshotBoard(snapshot_of(1)), code, port=port, bind="127.0.0.1", history=source
@@ -302,7 +303,6 @@ def on_history_tab(page: Any, data_dir: Path) -> Iterator[None]:
         yield
     finally:
         server.stop()
-        source.close()
 
 
 def test_the_history_lists_the_games_and_draws_its_charts(page: Any, tmp_path: Path) -> None:
@@ -314,7 +314,7 @@ def test_the_history_lists_the_games_and_draws_its_charts(page: Any, tmp_path: P
 
     storage = stored_games(tmp_path / "data", finished=6)
     try:
-        with on_history_tab(page, tmp_path / "data"):
+        with on_history_tab(page, storage):
             page.wait_for_selector("#games .game-row", timeout=SHOWN_MS)
             assert page.locator("#games .game-row").count() == 7
             assert page.locator("#games .game-row.unfinished").count() == 1
@@ -363,21 +363,21 @@ def test_an_empty_history_says_so_and_shows_no_empty_chart(
 
     from companion import i18n
 
-    storage = stored_games(tmp_path / "data", finished=0) if stored != "nothing" else None
+    played = stored != "nothing"
+    storage = stored_games(tmp_path / "data", finished=0) if played else Storage.open(tmp_path)
     try:
-        with on_history_tab(page, tmp_path / "data"):
+        with on_history_tab(page, storage):
             page.wait_for_selector("#charts-empty:not([hidden])", timeout=SHOWN_MS)
             assert page.inner_text("#charts-empty") == i18n.tr("en", "web_no_charts")
             for box in ("#chart-scores", "#chart-distribution"):
                 assert not page.is_visible(box), box
             assert page.locator("canvas").count() == 0
-            assert page.locator("#games .game-row").count() == (0 if storage is None else 1)
-            assert page.locator("#games .game-row.unfinished").count() == (storage is not None)
-            assert page.is_visible("#games-title") == (storage is not None)
-            shot(page, "history-empty" if storage is None else "history-in-play")
+            assert page.locator("#games .game-row").count() == (1 if played else 0)
+            assert page.locator("#games .game-row.unfinished").count() == played
+            assert page.is_visible("#games-title") == played
+            shot(page, "history-in-play" if played else "history-empty")
     finally:
-        if storage is not None:
-            storage.close()
+        storage.close()
 
 
 def test_the_page_reconnects_when_the_companion_restarts(

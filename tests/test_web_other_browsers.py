@@ -438,7 +438,7 @@ def test_the_history_draws_its_charts(phone: Phone, tmp_path: Path) -> None:
     from companion.web.history import HistorySource
 
     storage = stored_games(tmp_path / "data", finished=6)
-    source = HistorySource(tmp_path / "data")
+    source = HistorySource(storage)
     server, url = serve(SnapshotBoard(snapshot_of(1)), "hist2345", history=source)
     try:
         phone.open(url + "?code=hist2345")
@@ -465,7 +465,6 @@ def test_the_history_draws_its_charts(phone: Phone, tmp_path: Path) -> None:
         phone.shot("history-game")
     finally:
         server.stop()
-        source.close()
         storage.close()
 
 

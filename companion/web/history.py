@@ -1,16 +1,15 @@
 """The games' history for the page for phones: every stored game, one game's actions
 in words, its log to download, and the figures the charts draw.
 
-Read through a read-only handle on the database (:meth:`Storage.open_existing`),
-opened by the web side on first use, never the app's own handle: a phone reading the
-history never holds the table's writes. Every text is the companion's own
-(:mod:`companion.i18n`), in the language asked.
+Read through the app's read-only view of the database (:meth:`Storage.reader`): a
+connection of its own, so a phone reading the history never holds the table's writes,
+opened once and closed with the app's, never a second handle on the file (closing one
+would drop the process's locks, and another program could then delete the live journal).
+Every text is the companion's own (:mod:`companion.i18n`), in the language asked.
 """
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
 from typing import Any
 
 from companion import i18n
@@ -33,27 +32,16 @@ HISTORY_LABELS = {
 
 
 class HistorySource:
-    """The history as the web thread reads it (thread-safe: Storage serialises calls)."""
+    """The history as the web thread reads it (thread-safe: Storage serialises calls).
 
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir = data_dir
-        self._reader: Storage | None = None
-        self._lock = threading.Lock()
+    ``storage`` is the app's own handle; only its :meth:`Storage.reader` is used.
+    """
+
+    def __init__(self, storage: Storage) -> None:
+        self._owner = storage
 
     def _storage(self) -> Storage:
-        with self._lock:
-            if self._reader is None:
-                reader = Storage.open_existing(self.data_dir)
-                if reader is None:
-                    raise StorageError(f"No game is stored in {self.data_dir} yet")
-                self._reader = reader
-            return self._reader
-
-    def close(self) -> None:
-        with self._lock:
-            if self._reader is not None:
-                self._reader.close()
-                self._reader = None
+        return self._owner.reader()
 
     def history(self, lang: str) -> dict[str, Any]:
         """Every game, newest first (resumable ones marked), best and average per table

@@ -101,7 +101,7 @@ class WebLink:
                 return
             from companion.web.history import HistorySource
 
-            history = HistorySource(self.storage.path.parent)
+            history = HistorySource(self.storage)
             server = WebServer(
                 self.board,
                 self.code,
@@ -141,5 +141,3 @@ class WebLink:
     def stop(self) -> None:
         if self.server is not None:
             self.server.stop()
-            if self.server.history is not None:
-                self.server.history.close()
