@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SIZE = (480, 320)
-COMMAND = [sys.executable, "-m", "companion.cli"]
+COMMAND = [sys.executable, "-m", "companion"]
 REPO = Path(__file__).resolve().parent.parent
 THREAD_CYCLES = 70  # x 9 events
 PYGAME_CYCLES = 35  # x 9 keys, x 4 taps
@@ -148,12 +148,12 @@ def filesystem(path: Path) -> str:
 
 @contextlib.contextmanager
 def xvfb() -> Iterator[str]:
-    """A private X server (the tests' own, ``tests/xwindow.py``); yields its DISPLAY."""
+    """A private X server (the tests' own, ``tests/support/xwindow.py``); yields its DISPLAY."""
     for tool in ("Xvfb", "xdotool"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is not installed")
     sys.path.insert(0, str(REPO / "tests"))
-    from xwindow import x_server
+    from support.xwindow import x_server
 
     with x_server() as env:
         yield env["DISPLAY"]
@@ -170,10 +170,10 @@ def in_process(display_name: str, report: Report) -> dict[str, tuple[int, int]]:
     os.environ.pop("SDL_VIDEODRIVER", None)
     import pygame
 
-    from companion.app import App, draft_from_config, resume
-    from companion.config import load_config
-    from companion.controller import RecordAction, RecordUndo, Screen, SetupDraft
-    from companion.display import Display, open_display
+    from companion.core.controller import RecordAction, RecordUndo, Screen, SetupDraft
+    from companion.panel.display import Display, open_display
+    from companion.shell.app import App, draft_from_config, resume
+    from companion.shell.config import load_config
     from companion.storage import Storage
     from engine.cards import Color
     from hardware.events import ChooseColor, ChooseRank, Key, Press, TypeText
@@ -605,7 +605,7 @@ def end_to_end(
             for name in key_cycle
         ]
         # A character key is held back while it might start a USB reader's burst
-        # (companion.keys.KeyBurst, docs/decisions.md): its goal includes that hold.
+        # (companion.panel.keys.KeyBurst, docs/decisions.md): its goal includes that hold.
         chars = [taken for name, taken in timed if len(name) == 1]
         others = [taken for name, taken in timed if len(name) > 1]
         clicks = []
@@ -613,7 +613,7 @@ def end_to_end(
             for name in ("hint", "undo", "undo_ok", "page"):
                 app.xdotool("mousemove", "--window", str(window), *map(str, taps[name]))
                 clicks.append(one(x.click))
-        from companion.keys import BURST_MAX_GAP
+        from companion.panel.keys import BURST_MAX_GAP
 
         hold_ms = BURST_MAX_GAP * 1000
         report.timing("3a. X key, Return (XTEST) -> window pixels changed", others, 40)
@@ -693,7 +693,7 @@ def start_up(
         f"~{median * PI3_FACTOR / 1000:.1f} s",
     )
     report.notes.append(
-        "5: runs " + ", ".join(f"{t / 1000:.3f}" for t in times) + " s: python -m companion.cli "
+        "5: runs " + ", ".join(f"{t / 1000:.3f}" for t in times) + " s: python -m companion "
         "run, resuming a stored game, bytecode cached (as a pip install leaves it; here in a "
         "private PYTHONPYCACHEPREFIX); READY=1 is sent after the first display.present()"
     )

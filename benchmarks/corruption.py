@@ -7,7 +7,7 @@ without a word, and what the checks cost per action.
     .venv/bin/python benchmarks/corruption.py --issue-10 [DB_TRIALS] [WAL_TRIALS]
 
 Issue 24 (the default): each trial is a data directory of 8 games (7 finished, one in
-progress whose actions are in the -wal), then one fault of tests/faults.py FAULTS (random
+progress whose actions are in the -wal), then one fault of tests/support/faults.py FAULTS (random
 bytes, truncation of each file at random lengths, deleted and edited rows, after a clean
 stop or a kill -9), then the companion opens it, lists it and exports every game, compared
 with what was confirmed before. Per fault: tried / intact (nothing lost) / named (a loss,
@@ -17,7 +17,7 @@ the chain and the ledger (run it on the code before them for the "before" figure
 
 Issue 10 (``--issue-10``):
 Each database trial: 6 finished games, then 1-8 runs of random bytes anywhere in games.db
-(tests/faults.py corrupt_trial). Each journal trial: finished games, a game in progress
+(tests/support/faults.py corrupt_trial). Each journal trial: finished games, a game in progress
 whose actions are only in games.db-wal, the files copied as a crash leaves them, then random
 bytes in the -wal (journal_trial). "Lost silently": nothing was said (no notice, no error,
 no row marked damaged) and a game or a confirmed action is missing or different.
@@ -45,7 +45,7 @@ from engine.table import SimulatedTable  # noqa: E402
 
 
 def faults(trials: int) -> None:
-    from faults import FAULTS, fault_trial
+    from support.faults import FAULTS, fault_trial
 
     start = time.monotonic()
     print(f"{'fault':<11} {'tried':>5} {'intact':>6} {'named':>5} {'silent':>6} {'crashes':>7}")
@@ -221,7 +221,7 @@ def main() -> None:
 
 
 def issue_10(args: list[str]) -> None:
-    from faults import corrupt_trial, journal_trial
+    from support.faults import corrupt_trial, journal_trial
 
     db_trials = int(args[0]) if args else 600
     wal_trials = int(args[1]) if len(args) > 1 else 150

@@ -99,7 +99,7 @@ def fill(data_dir: Path, count: int) -> None:
 def cli_history(data_dir: Path) -> tuple[float, float, float]:
     """Median wall and CPU time (s) of `hanabi-companion history`, and its peak RSS (MB)."""
     times, cpu, peaks = [], [], []
-    command = [sys.executable, "-m", "companion.cli", "history", "--data-dir", str(data_dir)]
+    command = [sys.executable, "-m", "companion", "history", "--data-dir", str(data_dir)]
     for _ in range(RUNS + 1):
         start = time.perf_counter()
         child = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL)
@@ -137,9 +137,9 @@ def panel(data_dir: Path) -> dict[str, float]:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
         os.environ.pop(name, None)
-    from companion.app import App, resume
-    from companion.controller import MENU_ROWS, Screen, SetupDraft
-    from companion.display import open_display
+    from companion.core.controller import MENU_ROWS, Screen, SetupDraft
+    from companion.panel.display import open_display
+    from companion.shell.app import App, resume
     from companion.storage import Storage
     from hardware.events import Key, Press
 

@@ -1,7 +1,7 @@
 """Inputs per action, with hand memory off and on, for each input set-up (issue 14).
 
-Drives the real :class:`~companion.controller.Controller` with the input events each
-set-up sends: keys through the real key table (``companion.keys``), taps on what the
+Drives the real :class:`~companion.core.controller.Controller` with the input events each
+set-up sends: keys through the real key table (``companion.panel.keys``), taps on what the
 real renderer drew at 480x320 (resolved as the app resolves them), GPIO buttons as
 soft keys under the choices shown, and card reads (a read is not counted: it is the
 card being shown or placed). Each sequence must record exactly the action meant.
@@ -9,7 +9,7 @@ Prints a table; no timings.
 
 The phone's row (issue 22) counts taps on what the page for phones drew, in a real
 Chromium (Playwright) at 360x740, on the real companion in-process (its app loop, its
-SQLite files, its web server: ``tests/phone_table.py``): each tap is a click on a
+SQLite files, its web server: ``tests/support/phone_table.py``): each tap is a click on a
 button or a card the page shows, and each action must be stored exactly as meant.
 Pairing (once per phone) is not counted. Without Chromium or Playwright the row says
 it was not measured.
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pygame
 from msgspec.structs import replace
 
-from companion.controller import (
+from companion.core.controller import (
     MORE_CLUES,
     SOFT_KEYS,
     Controller,
@@ -41,8 +41,8 @@ from companion.controller import (
     SetupDraft,
     choice_event,
 )
-from companion.keys import key_event
-from companion.screens import Renderer
+from companion.panel.keys import key_event
+from companion.panel.screens import Renderer
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import Card, Color
 from engine.options import GameOptions
@@ -338,8 +338,8 @@ def phone_enter(phone: Any, action: Action, hand_memory: bool) -> None:
 
 def phone_measure(browser: Any, data: Path, hand_memory: bool) -> dict[str, Counted]:
     """Taps on the page for each hint, a play, a discard and an undo (3 players)."""
-    from needs import PHONE
-    from phone_table import LiveTable, Phone
+    from support.needs import PHONE
+    from support.phone_table import LiveTable, Phone
 
     table = LiveTable(data, players=PLAYERS, hand_memory=hand_memory)
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
@@ -396,7 +396,7 @@ def phone_row(columns: tuple[str, ...]) -> str:
     if chromium is None:
         return "| phone (360x740) | not measured: Chromium and Playwright are needed |"
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from needs import CHROMIUM_ARGS
+    from support.needs import CHROMIUM_ARGS
 
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as folder:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_storage import WriterModel  # noqa: E402
+from support.writer_model import WriterModel  # noqa: E402
 
 from companion.storage import DataDirLock, Storage  # noqa: E402
 

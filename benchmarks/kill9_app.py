@@ -25,8 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_app_xvfb import start_app  # noqa: E402
-from xwindow import keys, x_server  # noqa: E402
+from support.xwindow import (  # noqa: E402
+    keys,
+    start_app,
+    x_server,
+)
 
 from engine import Discard, Game, Play  # noqa: E402
 from engine.cards import Card  # noqa: E402

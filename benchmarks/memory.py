@@ -23,9 +23,9 @@ for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
     os.environ.pop(name, None)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.app import App, resume  # noqa: E402
-from companion.controller import Screen, SetupDraft  # noqa: E402
-from companion.display import open_display  # noqa: E402
+from companion.core.controller import Screen, SetupDraft  # noqa: E402
+from companion.panel.display import open_display  # noqa: E402
+from companion.shell.app import App, resume  # noqa: E402
 from companion.storage import Storage  # noqa: E402
 from engine import Discard, Hint, Play  # noqa: E402
 from engine.table import SimulatedTable  # noqa: E402

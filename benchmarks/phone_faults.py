@@ -46,7 +46,7 @@ At the end the database is read (read-only) and held against what the phones wer
   engine cannot replay (goal 0).
 
 Exits 1 if any of those goals is missed. Figures are printed, never asserted on time
-(``tests/test_phone_faults.py`` runs a small version as a test).
+(``tests/web/test_phone_faults.py`` runs a small version as a test).
 """
 
 from __future__ import annotations
@@ -123,11 +123,11 @@ def companion_main(data_dir: Path, port: int, memory: str, seed: int) -> int:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
         os.environ.pop(name, None)
-    from companion.app import App, resume
-    from companion.controller import SETUP_ROWS, Screen, SetupDraft
-    from companion.display import open_display
+    from companion.core.controller import SETUP_ROWS, Screen, SetupDraft
+    from companion.panel.display import open_display
+    from companion.shell.app import App, resume
+    from companion.shell.web_link import WebLink
     from companion.storage import DataDirLock, Storage
-    from companion.web.link import WebLink
     from engine.options import GameOptions
     from hardware.events import Key, Press, Select
 

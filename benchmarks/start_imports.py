@@ -65,12 +65,12 @@ RUNS = 9
 
 #: What the appliance's service runs (``ExecStart=…/venv/bin/hanabi-companion run``): the
 #: console script pip writes for ``[project.scripts]``, its lines as they are, given to
-#: ``python -c`` so that the code is the checkout's. (``python -m companion.cli`` would add
+#: ``python -c`` so that the code is the checkout's. (``python -m companion`` would add
 #: ``runpy`` and ``importlib.util``, which the service does not import.)
 CONSOLE_SCRIPT = """
 import re
 import sys
-from companion.cli import main
+from companion.shell.cli import main
 if __name__ == "__main__":
     sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
     sys.exit(main())
@@ -97,7 +97,7 @@ def web_config(folder: Path) -> Path:
 #: The floor under the companion's start: what any pygame program with the companion's
 #: libraries pays before its first frame (Python, ``import pygame, msgspec``, SDL's video
 #: and a window made as the companion makes it under x11: no OpenGL, no D-Bus session bus
-#: autolaunched, see ``companion/display.py``; one flip), then ``READY=1``.
+#: autolaunched, see ``companion/panel/display.py``; one flip), then ``READY=1``.
 FLOOR = """
 import os, socket
 import msgspec, pygame

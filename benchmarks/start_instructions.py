@@ -49,9 +49,9 @@ from start_imports import (
 #: The start, cut at READY=1: ``python -c`` with these lines, then ``run``'s arguments.
 STARTER = """
 import os, sys
-import companion.sdnotify
-companion.sdnotify.ready = lambda **_: os._exit(0)  # the first frame is on the screen
-from companion.cli import main
+import companion.shell.sdnotify
+companion.shell.sdnotify.ready = lambda **_: os._exit(0)  # the first frame is on the screen
+from companion.shell.cli import main
 main(["run", *sys.argv[1:]])
 """
 

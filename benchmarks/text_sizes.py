@@ -1,6 +1,6 @@
 """The smallest text on each screen at each panel size, against its floor.
 
-Draws every representative state of the screens' tests (tests/screen_states.py:
+Draws every representative state of the screens' tests (tests/support/screen_states.py:
 five long names, six suits, the final round, the timed display, the crowning
 piece, a long discard pile, a notice, a long history) at six panel sizes in
 every language, and prints, per state and size, the smallest text drawn (in px,
@@ -20,10 +20,10 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import pygame
-from screen_states import STATES
+from support.screen_states import STATES
 
-from companion import i18n
-from companion.screens import Renderer
+from companion.core import i18n
+from companion.panel.screens import Renderer
 
 SIZES = [(320, 240), (480, 320), (800, 480), (240, 320), (320, 480), (480, 800)]
 

@@ -15,7 +15,7 @@ a valid request must still get the page.
 - *crashes*: the valid request after it failed (the server stopped serving), or a
   file outside the page's folder came back.
 
-Figures are printed, never asserted (``tests/test_web.py`` runs a small fuzz as a test).
+Figures are printed, never asserted (``tests/web/test_web.py`` runs a small fuzz as a test).
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def fuzz(port: int, requests: int, seed: int = 1) -> Counter[str]:
 
 
 def main() -> None:
-    from companion.controller import Controller, SetupDraft
+    from companion.core.controller import Controller, SetupDraft
     from companion.web.server import WebServer
     from companion.web.snapshot import SnapshotBoard, build_snapshot
 

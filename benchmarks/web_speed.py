@@ -19,7 +19,7 @@ not share the companion's interpreter:
    (pygame) and drawn, before and after the server starts and 10 phones connect, and
    what each step added (asyncio, aiohttp's package, ``aiohttp.web``, our server
    module, serving, the phones), the server imported as the app does (without
-   ``ssl``: :mod:`companion.no_tls`);
+   ``ssl``: :mod:`companion.shell.no_tls`);
 5. the page's weight: every file of the first load, raw and gzipped.
 
 ``--rss`` measures 4 alone (the system tier runs it in its VM).
@@ -154,7 +154,7 @@ def simulated_games(actions: int) -> list[list[object]]:
 
 def to_every_phone(phones_count: int) -> list[float]:
     """Action -> every phone updated, in ms."""
-    from companion.controller import Controller, SetupDraft
+    from companion.core.controller import Controller, SetupDraft
     from companion.web.server import WebServer
     from companion.web.snapshot import SnapshotBoard, build_snapshot
     from engine.game import Game
@@ -198,11 +198,11 @@ def input_to_frame(phones_count: int, actions: int) -> list[tuple[float, float]]
     import tempfile
 
     os.environ["SDL_VIDEODRIVER"] = "dummy"
-    from companion.app import App, resume
-    from companion.controller import SetupDraft
-    from companion.display import open_display
+    from companion.core.controller import SetupDraft
+    from companion.panel.display import open_display
+    from companion.shell.app import App, resume
+    from companion.shell.web_link import WebLink
     from companion.storage import Storage
-    from companion.web.link import WebLink
     from hardware.events import Key, Press
 
     with tempfile.TemporaryDirectory() as folder:
@@ -260,7 +260,7 @@ def input_to_frame(phones_count: int, actions: int) -> list[tuple[float, float]]
 
 def idle_cpu(phones_count: int) -> float:
     """Per cent of one core used by this process (the server, 10 phones) while idle."""
-    from companion.controller import Controller, SetupDraft
+    from companion.core.controller import Controller, SetupDraft
     from companion.web.server import WebServer
     from companion.web.snapshot import SnapshotBoard, build_snapshot
 
@@ -293,16 +293,16 @@ def rss():
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
 import pygame
-from companion.app import App
-from companion.controller import Controller, SetupDraft
-from companion.screens import Renderer
+from companion.shell.app import App
+from companion.core.controller import Controller, SetupDraft
+from companion.panel.screens import Renderer
 from companion.web.snapshot import SnapshotBoard, build_snapshot
 pygame.font.init()
 controller = Controller(SetupDraft(players=4))
 surface = pygame.Surface((480, 320))
 Renderer((480, 320)).draw(surface, controller)
 board = SnapshotBoard(build_snapshot(controller))
-from companion.no_tls import without_tls
+from companion.shell.no_tls import without_tls
 stages = [("before", rss())]
 with without_tls():  # as the app's WebLink imports the server
     import asyncio
@@ -340,7 +340,7 @@ def rss_added(phones_count: int) -> tuple[list[tuple[str, int]], bool]:
     env = {**os.environ, "PYTHONPYCACHEPREFIX": pycache, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run(
-        [sys.executable, "-c", "import aiohttp.web, companion.app, companion.web.server"],
+        [sys.executable, "-c", "import aiohttp.web, companion.shell.app, companion.web.server"],
         env={**env, "SDL_VIDEODRIVER": "dummy"},
         cwd=REPO,
         check=True,

@@ -57,8 +57,8 @@ except ImportError:  # an interpreter built without its own BLAKE2
 from msgspec import Struct
 from msgspec.structs import asdict, replace
 
-from companion import i18n
-from companion.phone_input import PHONE_NAME_LENGTH, PairedPhone, PhoneReceipt
+from companion.core import i18n
+from companion.vocabulary.phone import PHONE_NAME_LENGTH, PairedPhone, PhoneReceipt
 from engine.actions import Action, Discard, Hint, Play
 from engine.errors import CompanionError, IllegalAction
 from engine.game import EndReason, Game, Outcome, Rating
@@ -562,7 +562,7 @@ class Storage:
         self.journal_copy: Path | None = None
         #: What the data directory remembers of the file (None for a bare :class:`Storage`).
         self.ledger: Ledger | None = None
-        #: What ``notice`` says, as sentences of the app (a key of :mod:`companion.i18n` and
+        #: What ``notice`` says, as sentences of the app (a key of :mod:`companion.core.i18n` and
         #: its parameters), for the screen to say it in its language.
         self.findings: list[tuple[str, dict[str, object]]] = []
         #: Whether the file holds the chain of schema 3 (a file only read, ``history`` or

@@ -12,7 +12,7 @@ refuses...) is declined and read again by the **hand-written parser**
 (:func:`parse_action`), which accepts what the format allows and words every
 refusal. So the schemas say what a line may hold; the hand-written parser says
 what is wrong with one. A line the schemas take gives exactly the action the
-hand-written parser gives (``tests/test_log_fast.py``); the header is read by
+hand-written parser gives (``tests/engine/test_log_fast.py``); the header is read by
 the hand-written parser alone.
 
 >>> text = '''{"format": "hanabi-log/1", "players": 2}

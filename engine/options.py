@@ -3,7 +3,7 @@
 Every list of options in the project (the set-up screen's rows, the config's
 ``[game]`` keys, the log header's keys, the labels, the stored variant)
 iterates over :data:`OPTION_NAMES`; a new variant flag is a new field here,
-its rule in ``engine/game.py`` and its label in ``companion/i18n.py``.
+its rule in ``engine/game.py`` and its label in ``companion/core/i18n.py``.
 
 A value may hold a combination the rules refuse (the set-up screen passes
 through them while the players choose); :meth:`GameOptions.check` says

@@ -375,14 +375,14 @@ sys.exit(int(version.split(".")[0]) < 2)'
 # importable by $PYTHON), else a minimal file that leaves every setting at
 # its default.
 default_config() {
-    local code='import sys; from companion.config import DEFAULT_CONFIG_TOML as t; sys.stdout.write(t)'
+    local code='import sys; from companion.shell.config import DEFAULT_CONFIG_TOML as t; sys.stdout.write(t)'
     if ((USE_PIP)) && "$VENV/bin/python" -c "$code" 2>/dev/null; then
         return 0
     fi
     if PYTHONPATH=$SOURCE_DIR "$PYTHON" -c "$code" 2>/dev/null; then
         return 0
     fi
-    log "warning: could not import companion.config.DEFAULT_CONFIG_TOML, writing a minimal config" >&2
+    log "warning: could not import companion.shell.config.DEFAULT_CONFIG_TOML, writing a minimal config" >&2
     cat <<'EOF'
 # hanabi-companion configuration. Every setting is at its default; see the
 # README for the settings and their values.

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from needs import CHROMIUM_ARGS, PHONE, need_tool, unavailable
-from notify_socket import Receiver
-from xwindow import x_server
+from support.needs import CHROMIUM_ARGS, PHONE, need_tool, unavailable
+from support.notify_socket import Receiver
+from support.xwindow import x_server
 
 
 @pytest.fixture
@@ -133,9 +133,9 @@ def headless(monkeypatch: pytest.MonkeyPatch) -> None:
 def make_app(tmp_path: Path, headless: None) -> Iterator[Any]:
     """The real App on the dummy driver, its SQLite file in ``tmp_path / "data"``, as it
     resumes at start: ``make_app(size)``. Closed after the test."""
-    from companion.app import App, resume
-    from companion.controller import SetupDraft
-    from companion.display import open_display
+    from companion.core.controller import SetupDraft
+    from companion.panel.display import open_display
+    from companion.shell.app import App, resume
     from companion.storage import Storage
 
     opened: list[tuple[Any, Any]] = []

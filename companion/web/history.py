@@ -5,15 +5,15 @@ Read through the app's read-only view of the database (:meth:`Storage.reader`): 
 connection of its own, so a phone reading the history never holds the table's writes,
 opened once and closed with the app's, never a second handle on the file (closing one
 would drop the process's locks, and another program could then delete the live journal).
-Every text is the companion's own (:mod:`companion.i18n`), in the language asked.
+Every text is the companion's own (:mod:`companion.core.i18n`), in the language asked.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion import i18n
-from companion.screens.history import game_lines
+from companion.core import i18n
+from companion.panel.screens.history import game_lines
 from companion.storage import DamagedGameError, HistoryRow, Storage, StorageError
 
 #: The page's history labels, by the key the page reads and the i18n key.

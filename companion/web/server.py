@@ -16,7 +16,7 @@ panel's Phones page shows), ``POST /api/preview`` and ``POST /api/act`` (an acti
 undo), ``GET /api/phone`` (is this phone paired). A POST needs the table code, a JSON
 body and, but for pairing, the phone's token in ``X-Phone-Token``: a form on another
 site can send none of the last two. Each request becomes one event of the app loop (see
-:mod:`companion.phone_input`), and the answer is what the loop says once the action is
+:mod:`companion.vocabulary.phone`), and the answer is what the loop says once the action is
 stored; the server decides nothing about the game.
 
 A failure here is one line in the log and the table plays on (:meth:`WebServer.start`
@@ -44,8 +44,8 @@ import orjson
 from aiohttp import web
 from msgspec import Struct
 
-from companion import i18n
-from companion.phone_input import (
+from companion.core import i18n
+from companion.vocabulary.phone import (
     Answer,
     BadRequest,
     PhoneEvent,

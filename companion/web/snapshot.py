@@ -2,10 +2,10 @@
 
 The app loop builds one from the controller after every change and publishes it
 (:class:`SnapshotBoard`); the web thread only reads the latest. Every text is
-already in the table's language, from :mod:`companion.i18n`: the page has no
+already in the table's language, from :mod:`companion.core.i18n`: the page has no
 strings of its own but the few labels carried in :attr:`Snapshot.labels`.
 
->>> from companion.controller import Controller, SetupDraft
+>>> from companion.core.controller import Controller, SetupDraft
 >>> snapshot = build_snapshot(Controller(SetupDraft(players=2)))
 >>> snapshot.playing, snapshot.actions, dict(snapshot.labels)["my_hand"]
 (False, 0, 'My hand')
@@ -20,8 +20,8 @@ from typing import Any
 
 from msgspec import Struct, to_builtins
 
-from companion import i18n
-from companion.controller import Controller, Happened, Undone, message_words
+from companion.core import i18n
+from companion.core.controller import Controller, Happened, Undone, message_words
 from engine.cards import Color
 from engine.game import Event, Game
 from engine.memory import SlotKnowledge
@@ -177,7 +177,7 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
     game = controller.game
     if game is None:
         return Snapshot(language=lang, labels=labels(lang))
-    from companion.screens.game import final_round_text, score_text, turn_text
+    from companion.panel.screens.game import final_round_text, score_text, turn_text
 
     names = game.setup.names
     over = game.is_over

@@ -10,7 +10,7 @@ are kept on the fixture for the closing lines of the report.
 Skipped, with the reason in one line, only where this machine cannot run the
 tier at all: QEMU or debootstrap missing, or no root to build a missing image.
 ``.ci/run`` installs the tools and runs as root: in CI (``CI`` set) the same
-reasons fail the run instead (``tests/needs.py``).
+reasons fail the run instead (``tests/support/needs.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 import pytest
 import vm
-from needs import unavailable
+from support.needs import unavailable
 from vm import Appliance
 
 

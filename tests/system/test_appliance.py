@@ -21,7 +21,7 @@ import time
 
 import pytest
 import vm
-from needs import CHROMIUM_ARGS
+from support.needs import CHROMIUM_ARGS
 from vm import Appliance
 
 # The VM is built, booted and installed in the first test's set-up: 10-30 minutes under
@@ -110,7 +110,7 @@ def test_service_starts_at_boot_and_sends_ready(appliance: Appliance) -> None:
     appliance.figures["start to READY (s)"] = (
         int(times["ActiveEnterTimestampMonotonic"]) - int(times["ExecMainStartTimestampMonotonic"])
     ) / 1e6
-    # A screen that came late at boot (companion/display.py): how long the app waited.
+    # A screen that came late at boot (companion/panel/display.py): how long the app waited.
     journal = appliance.machine.run("journalctl", "-b", "-u", SERVICE, "--no-pager", "-q").stdout
     waited = re.search(r"the screen is there after (\d+) s", journal)
     appliance.figures["waited for the screen (s)"] = float(waited.group(1)) if waited else 0.0
@@ -369,7 +369,7 @@ def test_a_hung_loop_is_restarted_by_the_watchdog(appliance: Appliance) -> None:
 
 def test_the_configuration_parse_is_kept_beside_the_games(appliance: Appliance) -> None:
     """After the restarts above, the service keeps its configuration's parse in its state
-    directory (companion/config.py, CONFIG_CACHE_NAME): the service user's file, 0600,
+    directory (companion/shell/config.py, CONFIG_CACHE_NAME): the service user's file, 0600,
     holding the configuration's text as it is now (so a start with it skips tomllib)."""
     kept = "/var/lib/hanabi-companion/config-cache.json"
     assert appliance.machine.run("stat", "-c", "%a %U", kept).stdout.split() == ["600", "hanabi"]
@@ -459,9 +459,9 @@ def test_uninstall_keeps_the_games(appliance: Appliance) -> None:
 #: property and fuzz tests are left to the host: their hundreds of generated
 #: games take minutes here and 30+ minutes under emulation.
 PURE_TESTS = (
-    "tests/test_game.py tests/test_log.py tests/test_controller_entry.py "
-    "tests/test_controller_setup.py tests/test_controller_navigation.py tests/test_setup.py "
-    "tests/test_cards.py tests/test_errors.py engine"
+    "tests/engine/test_game.py tests/engine/test_log.py tests/engine/test_setup.py "
+    "tests/engine/test_cards.py tests/engine/test_errors.py tests/core/test_controller_entry.py "
+    "tests/core/test_controller_setup.py tests/core/test_controller_navigation.py engine"
 )
 
 

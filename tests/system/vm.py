@@ -326,7 +326,7 @@ def _project_dependencies() -> list[str]:
 
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     tests = project["optional-dependencies"]["test"]
-    # playwright drives the host's Chromium (tests/test_web_browser.py), never in the VM
+    # playwright drives the host's Chromium (tests/web/test_web_browser.py), never in the VM
     return list(project["dependencies"]) + [r for r in tests if not r.startswith("playwright")]
 
 

@@ -1,0 +1,146 @@
+"""Drawing: each screen drawn from the controller's state, nothing else.
+
+One module per screen (:mod:`~companion.panel.screens.game`, ``entry``, ``undo``, ``end``,
+``lists`` for the set-up and the menu, ``history``, ``help``), all drawn with the
+kit (:mod:`~companion.panel.screens.kit`: sizes, the font, text with a floor, cards,
+tokens, buttons, and a layout that refuses overlaps). :meth:`Renderer.draw` routes
+to the screen of the moment and returns the tap targets it drew (a rectangle and the
+input event a tap there means), so the touch screen speaks the buttons' vocabulary.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+import pygame
+
+from companion.core.controller import Controller, Screen
+from companion.panel.screens import game
+from companion.panel.screens.kit import (
+    BACKGROUND,
+    DARK_INK,
+    HINT_BLUE,
+    SPENT,
+    SUIT_RGB,
+    TEXT_CACHE_ENTRIES,
+    WARN,
+    Drawn,
+    Kit,
+    LayoutError,
+    Target,
+)
+
+Draw = Callable[[Kit, pygame.Surface, Controller], None]
+
+#: What draws each screen: its module in this package and the module's function (the
+#: undo question is drawn over the game screen). A screen's module is imported the first
+#: time the screen is drawn: the first frame imports its own screen's only.
+SCREENS: dict[Screen, tuple[str, str]] = {
+    Screen.SETUP: ("lists", "draw_setup"),
+    Screen.GAME: ("game", "draw"),
+    Screen.UNDO: ("game", "draw"),
+    Screen.ENTRY: ("entry", "draw"),
+    Screen.END: ("end", "draw"),
+    Screen.MENU: ("lists", "draw_menu"),
+    Screen.HISTORY: ("history", "draw"),
+    Screen.HELP: ("help", "draw"),
+    Screen.PHONES: ("phones", "draw"),
+}
+
+
+def drawer(screen: Screen) -> Draw:
+    """The function that draws ``screen`` (:data:`SCREENS`), its module imported the
+    first time it is asked for."""
+    module, function = SCREENS[screen]
+    draw: Draw = getattr(importlib.import_module(f"{__name__}.{module}"), function)
+    return draw
+
+
+#: The most of the panel's height a notice banner takes (its text is cut to it).
+BANNER_SHARE = 0.25
+
+#: Screens that show a game: drawn only while there is one.
+NEEDS_GAME = (Screen.GAME, Screen.UNDO, Screen.ENTRY, Screen.END)
+
+
+class Renderer:
+    """Draws the controller's screens on a panel of a fixed size."""
+
+    def __init__(self, size: tuple[int, int], *, strict: bool = False) -> None:
+        """``strict``: a layout flaw raises :class:`LayoutError` (the tests) instead of
+        being logged while the screen is drawn anyway (the appliance)."""
+        self.size = size
+        self.kit = Kit(size, strict=strict)
+        self._veil = pygame.Surface(size, pygame.SRCALPHA)
+        self._veil.fill((0, 0, 0, 170))
+
+    @property
+    def texts(self) -> list[Drawn]:
+        """Every line of text drawn in the last frame: where, how large, whether whole."""
+        return self.kit.texts
+
+    @property
+    def targets(self) -> list[Target]:
+        return self.kit.targets
+
+    def banner_height(self, notice: str) -> int:
+        """The notice banner's height: its wrapped lines, but never more than
+        :data:`BANNER_SHARE` of the panel (what does not fit is cut, ending in "…"),
+        so the screen below always keeps its room, whatever the notice holds."""
+        kit = self.kit
+        width, height = self.size
+        line_h = kit.line_height(kit.floor)
+        most = max(1, int(height * BANNER_SHARE - kit.pad) // line_h)
+        lines = len(kit.lines(notice, kit.floor, width - 2 * kit.pad))
+        return min(lines, most) * line_h + kit.pad
+
+    def draw(self, surface: pygame.Surface, controller: Controller) -> list[Target]:
+        """Draw the controller's current screen; return its tap targets."""
+        kit = self.kit
+        kit.targets = []
+        kit.texts = []
+        kit.pile = []
+        surface.fill(BACKGROUND)
+        width, height = self.size
+        # A notice (a device unplugged, a damaged game kept aside) is a banner of its
+        # own at the top; the screen is drawn in the rest, nothing under the banner.
+        notice = controller.notice
+        banner_h = 0
+        if notice:
+            banner_h = self.banner_height(notice)
+            banner = pygame.Rect(0, 0, width, banner_h)
+            pygame.draw.rect(surface, WARN, banner)
+            kit.origin = (0, 0)
+            kit.text(
+                surface, notice, banner.inflate(-2 * kit.pad, 0), color=DARK_INK, align="center"
+            )
+        area = pygame.Rect(0, banner_h, width, height - banner_h)
+        kit.origin = (0, banner_h)
+        kit.width, kit.height = area.size
+        canvas = surface.subsurface(area)
+        # the panel decides whether the discard pile has a page of its own (NEXT)
+        controller.pile_on_table = game.pile_on_table(area.size)
+        screen = controller.screen
+        if screen in NEEDS_GAME and controller.game is None:
+            screen = Screen.SETUP
+        drawer(screen)(kit, canvas, controller)
+        if screen is Screen.UNDO:
+            from companion.panel.screens import undo  # with its screen, as drawer() does
+
+            undo.draw(kit, canvas, controller, self._veil)
+        kit.origin = (0, 0)
+        kit.width, kit.height = self.size
+        return kit.targets
+
+
+__all__ = [
+    "HINT_BLUE",
+    "SPENT",
+    "SUIT_RGB",
+    "TEXT_CACHE_ENTRIES",
+    "Drawn",
+    "LayoutError",
+    "Renderer",
+    "Target",
+]
