@@ -24,11 +24,10 @@ import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
-from companion.shell import sdnotify
 from engine.errors import CompanionError
 
 if TYPE_CHECKING:
@@ -188,7 +187,37 @@ def describe_outputs(outputs: Mapping[str, str]) -> str:
     return ", ".join(f"{name} {state}" for name, state in outputs.items())
 
 
-def _init_video(wanted: str | None, screen_wait: float, drm_sysfs: Path = DRM_SYSFS) -> None:
+class Supervisor(Protocol):
+    """Whoever supervises the start (systemd's notify socket under the service).
+
+    The shell hands in :mod:`companion.shell.sdnotify`; without one nothing is told.
+    """
+
+    def extend_timeout(self, seconds: float) -> object:
+        """Ask for ``seconds`` more before the start counts as failed."""
+        ...
+
+    def status(self, text: str) -> object:
+        """Say what the start waits for (empty: nothing)."""
+        ...
+
+
+class Unsupervised:
+    """No supervisor (a desktop window, a command typed by hand): nothing to tell."""
+
+    def extend_timeout(self, seconds: float) -> object:
+        return False
+
+    def status(self, text: str) -> object:
+        return False
+
+
+def _init_video(
+    wanted: str | None,
+    screen_wait: float,
+    drm_sysfs: Path = DRM_SYSFS,
+    supervisor: Supervisor | None = None,
+) -> None:
     """``pygame.display.init()``; on KMSDRM, waited for up to ``screen_wait`` seconds.
 
     At boot the service can start before the kernel's DRM driver (vc4 on a Pi,
@@ -203,10 +232,12 @@ def _init_video(wanted: str | None, screen_wait: float, drm_sysfs: Path = DRM_SY
     except pygame.error as error:
         if wanted != "kmsdrm" or screen_wait <= 0:
             raise  # a desktop window, or a command typed by hand: say it at once
-        _wait_for_screen(screen_wait, error, drm_sysfs)
+        _wait_for_screen(screen_wait, error, drm_sysfs, supervisor or Unsupervised())
 
 
-def _wait_for_screen(limit: float, error: pygame.error, drm_sysfs: Path) -> None:
+def _wait_for_screen(
+    limit: float, error: pygame.error, drm_sysfs: Path, sdnotify: Supervisor
+) -> None:
     """Start SDL's video once the screen is there; its last error after ``limit`` s.
 
     SDL is asked again soon after /sys/class/drm shows a connected output, else
@@ -316,11 +347,13 @@ def open_display(
     screen_wait: float = 0.0,
     title: str = "Hanabi companion",
     sysfs_root: Path = Path("/sys/class/graphics"),
+    supervisor: Supervisor | None = None,
 ) -> Display:
     """Start the display named by ``spec``; :class:`DisplayError` if it cannot start.
 
     ``screen_wait``: seconds to wait for a KMSDRM screen that is not there yet
-    (the service at boot); 0 reports at once (a command typed by hand).
+    (the service at boot); 0 reports at once (a command typed by hand). ``supervisor``
+    is told what the wait is for, and asked for the time it takes (systemd).
     """
     wanted = sdl_driver_for(spec)
     if wanted is None:
@@ -338,7 +371,7 @@ def open_display(
         # service, and slow: a fork of a process with pygame loaded, at every start).
         os.environ["DBUS_SESSION_BUS_ADDRESS"] = NO_SESSION_BUS
     try:
-        _init_video(wanted, screen_wait)
+        _init_video(wanted, screen_wait, supervisor=supervisor)
     except pygame.error as error:
         if spec == "auto":
             raise DisplayError(

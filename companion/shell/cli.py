@@ -190,6 +190,7 @@ def _run_app(
 ) -> int:
     """Open the screen and the devices, and run the loop until it stops."""
     from companion.panel.display import DisplayError, open_display
+    from companion.shell import sdnotify
     from companion.shell.app import App
     from companion.shell.config import panel_size_problem
     from companion.shell.devices import DeviceOptions, open_devices, window_tag_map
@@ -202,6 +203,7 @@ def _run_app(
             fullscreen=args.fullscreen or config.screen.fullscreen,
             # Started by systemd (at boot): the DRM driver may still be loading.
             screen_wait=SCREEN_WAIT_SECONDS if os.environ.get("INVOCATION_ID") else 0.0,
+            supervisor=sdnotify,
         )
     except DisplayError as error:
         print(f"hanabi-companion: {error}", file=sys.stderr)

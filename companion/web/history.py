@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core import i18n
-from companion.panel.screens.history import game_lines
+from companion.core.words import game_lines
 from companion.storage import DamagedGameError, HistoryRow, Storage, StorageError
 
 #: The page's history labels, by the key the page reads and the i18n key.

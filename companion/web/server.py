@@ -567,7 +567,7 @@ class WebServer:
             return Answer(False, 503, text)
 
 
-class _CrossSite(Exception):
+class _CrossSite(BadRequest):
     """A POST without the page's own JSON, or from another site's page."""
 
 

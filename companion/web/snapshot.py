@@ -177,7 +177,7 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
     game = controller.game
     if game is None:
         return Snapshot(language=lang, labels=labels(lang))
-    from companion.panel.screens.game import final_round_text, score_text, turn_text
+    from companion.core.words import final_round_text, score_text, turn_text
 
     names = game.setup.names
     over = game.is_over

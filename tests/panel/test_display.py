@@ -13,6 +13,7 @@ from support.notify_socket import Receiver
 
 from companion.panel import display
 from companion.panel.display import DisplayError, open_display, sdl_driver_for
+from companion.shell import sdnotify
 
 
 def test_auto_is_a_window_on_a_desktop_and_kmsdrm_on_a_console():
@@ -148,7 +149,7 @@ def test_under_systemd_the_wait_is_in_the_status_and_extends_the_start(
     monkeypatch.setenv("NOTIFY_SOCKET", receiver.path)
     kernel.output("card1-HDMI-A-1", "disconnected")
     kernel.clock.at.append((20.0, lambda: kernel.output("card1-HDMI-A-1", "connected")))
-    display._init_video("kmsdrm", screen_wait=300, drm_sysfs=kernel.sysfs)
+    display._init_video("kmsdrm", screen_wait=300, drm_sysfs=kernel.sysfs, supervisor=sdnotify)
     messages = receiver.received()
     extension = f"EXTEND_TIMEOUT_USEC={round(display.START_EXTENSION_SECONDS * 1e6)}"
     assert messages[0] == extension

@@ -22,8 +22,8 @@ from support.screen_states import STATES
 
 from companion.core import i18n
 from companion.core.controller import Controller
+from companion.core.words import score_text, turn_text
 from companion.panel.screens import Renderer
-from companion.panel.screens.game import score_text, turn_text
 
 SIZES = [(320, 240), (480, 320), (800, 480), (240, 320), (320, 480), (480, 800)]
 

@@ -25,9 +25,9 @@ from companion.core.controller import (
     SetupDraft,
     Undone,
 )
+from companion.core.words import final_round_text
 from companion.panel import screens
 from companion.panel.screens import HINT_BLUE, SUIT_RGB, Renderer, drawer
-from companion.panel.screens.game import final_round_text
 from companion.storage import HistoryRow, StatsRow
 from engine import Card, Color, Discard, GameSetup, Hint, Multicolor, Play
 from engine.errors import HintTokensFull

@@ -30,11 +30,17 @@ BUILTIN_LEAVES = (ValueError, OSError, RuntimeError, LookupError)
 
 
 def project_exceptions() -> list[type[BaseException]]:
-    """Every exception class defined in engine/, hardware/ and companion/."""
+    """Every exception class defined in engine/, hardware/ and companion/, at any depth
+    (``companion.__main__`` runs the command line, so it is not imported)."""
     found = []
     for package in ("engine", "hardware", "companion"):
-        for module_info in pkgutil.iter_modules([package]):
-            module = importlib.import_module(f"{package}.{module_info.name}")
+        walked = pkgutil.walk_packages(
+            importlib.import_module(package).__path__, prefix=f"{package}."
+        )
+        for module_info in walked:
+            if module_info.name.endswith(".__main__"):
+                continue
+            module = importlib.import_module(module_info.name)
             for _, value in inspect.getmembers(module, inspect.isclass):
                 if issubclass(value, BaseException) and value.__module__ == module.__name__:
                     found.append(value)

@@ -14,6 +14,7 @@ import pygame
 
 from companion.core import i18n
 from companion.core.controller import Controller, GamePage, Info, Refused, Undone, message_words
+from companion.core.words import score_text, short_names, turn_text
 from companion.panel.screens import actions, hand, piles
 from companion.panel.screens.kit import (
     ACCENT,
@@ -41,58 +42,6 @@ def message_text(controller: Controller) -> tuple[str, RGB]:
     if isinstance(message, Undone):
         return words, ACCENT
     return words, TEXT
-
-
-def turn_text(lang: str, game: Game, *, short: bool = False) -> str:
-    """Whose turn; in the final round, also who plays after, to the last.
-
-    ``short`` names the players after by the shortest beginnings that tell them apart
-    (a shorter wording where five long names would not fit).
-    """
-    current = game.setup.names[game.position.current]
-    order = game.final_round_order()
-    if not order:
-        return i18n.tr(lang, "turn_of", name=current)
-    if len(order) == 1:
-        return i18n.tr(lang, "final_round_last", name=current)
-    after = [game.setup.names[seat] for seat in order[1:]]
-    if short:
-        after = short_names(after, game.setup.names)
-    return i18n.tr(lang, "final_round", name=current, order=", ".join(after))
-
-
-def final_round_text(lang: str, game: Game) -> str:
-    """The final round's line (empty outside it): the turn line says it then."""
-    return turn_text(lang, game) if game.final_round_order() else ""
-
-
-def short_names(names: list[str], everyone: tuple[str, ...]) -> list[str]:
-    """Each name cut to the shortest beginning (3 letters at least) no other name shares.
-
-    >>> short_names(["Dominique", "Bernadette"], ("Bernadette", "Bernard", "Dominique"))
-    ['Dom.', 'Bernad.']
-    """
-    out = []
-    for name in names:
-        others = [other for other in everyone if other != name]
-        for length in range(3, len(name)):
-            if not any(other.startswith(name[:length]) for other in others):
-                out.append(name[:length] + ".")
-                break
-        else:
-            out.append(name)
-    return out
-
-
-def score_text(lang: str, game: Game) -> str:
-    """``Score 15 · Max 22 · Pace 0``: each figure held to its word (no-break spaces), so a
-    line that wraps never leaves a number alone."""
-    parts = [
-        i18n.tr(lang, "score", score=game.score),
-        i18n.tr(lang, "max_score", score=game.max_score),
-        i18n.tr(lang, "pace", pace=game.pace),
-    ]
-    return " · ".join(part.replace(" ", "\u00a0") for part in parts)
 
 
 def buttons(lang: str) -> list[tuple[str, InputEvent]]:

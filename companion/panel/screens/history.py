@@ -5,49 +5,20 @@ up again."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import pygame
 
 from companion.core import i18n
 from companion.core.controller import RESUME_ROW, Controller, Info
+from companion.core.words import game_lines
 from companion.panel.screens.game import message_text
 from companion.panel.screens.kit import ACCENT, DIM, TEXT, WARN, Kit
 from companion.panel.screens.lists import page_title
-from companion.storage import HistoryRow
 from hardware.events import InputEvent, Key, Press, Select
 
 #: The notices the history screen says (reading the history failed, a game would not
 #: resume, resuming would abandon the game in play); others belong to the screen they
 #: were said on.
 SAID_HERE = ("history_unreadable", "game_damaged_kept_aside", "resume_abandons_the_game")
-
-
-def short_date(stamp: str | None) -> str:
-    """``20/11 20:40``; what it can of a stamp it cannot read.
-
-    >>> short_date("2026-11-20T20:40:00+00:00"), short_date(None)
-    ('20/11 20:40', '?')
-    """
-    if not stamp:
-        return "?"
-    try:
-        return datetime.fromisoformat(stamp).strftime("%d/%m %H:%M")
-    except ValueError:
-        return stamp[:16]
-
-
-def game_lines(lang: str, row: HistoryRow) -> tuple[str, str]:
-    when = short_date(row.finished_at or row.started_at)
-    if row.damaged:  # its log no longer replays: a row that says so, nothing made up
-        return f"{when}  ·  {i18n.tr(lang, 'history_damaged', game=row.id)}", ""
-    if row.resumable:
-        result = i18n.tr(lang, "history_unfinished")
-    else:
-        result = i18n.rating_title(lang, row.rating) if row.rating else i18n.tr(lang, "lost")
-    first = f"{when}  ·  {row.score}/{row.max_score}  ·  {result}"  # 9/30: the variant's most
-    second = f"{', '.join(row.names)}  ·  {i18n.variant_name(lang, row.options)}"
-    return first, second
 
 
 def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:

@@ -25,6 +25,7 @@ import pygame
 from msgspec import Struct
 
 from engine.cards import Color
+from engine.errors import CompanionError
 from engine.setup import MAX_FUSES, MAX_HINTS
 from hardware.events import InputEvent
 
@@ -97,7 +98,7 @@ def printable(text: str) -> str:
     )
 
 
-class LayoutError(ValueError):
+class LayoutError(CompanionError, ValueError):
     """Two boxes of a screen overlap, or a box leaves the screen: a bug in a layout."""
 
 

@@ -1,0 +1,96 @@
+"""The lines a panel screen and a phone's page both say: whose turn, the score, a stored game.
+
+Plain functions of the game (or a history row) and the language; the panel draws them,
+the page for phones sends them, so each line is built in one place.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from companion.core import i18n
+from engine.game import Game
+
+if TYPE_CHECKING:
+    from companion.storage import HistoryRow
+
+
+def turn_text(lang: str, game: Game, *, short: bool = False) -> str:
+    """Whose turn; in the final round, also who plays after, to the last.
+
+    ``short`` names the players after by the shortest beginnings that tell them apart
+    (a shorter wording where five long names would not fit).
+    """
+    current = game.setup.names[game.position.current]
+    order = game.final_round_order()
+    if not order:
+        return i18n.tr(lang, "turn_of", name=current)
+    if len(order) == 1:
+        return i18n.tr(lang, "final_round_last", name=current)
+    after = [game.setup.names[seat] for seat in order[1:]]
+    if short:
+        after = short_names(after, game.setup.names)
+    return i18n.tr(lang, "final_round", name=current, order=", ".join(after))
+
+
+def final_round_text(lang: str, game: Game) -> str:
+    """The final round's line (empty outside it): the turn line says it then."""
+    return turn_text(lang, game) if game.final_round_order() else ""
+
+
+def short_names(names: list[str], everyone: tuple[str, ...]) -> list[str]:
+    """Each name cut to the shortest beginning (3 letters at least) no other name shares.
+
+    >>> short_names(["Dominique", "Bernadette"], ("Bernadette", "Bernard", "Dominique"))
+    ['Dom.', 'Bernad.']
+    """
+    out = []
+    for name in names:
+        others = [other for other in everyone if other != name]
+        for length in range(3, len(name)):
+            if not any(other.startswith(name[:length]) for other in others):
+                out.append(name[:length] + ".")
+                break
+        else:
+            out.append(name)
+    return out
+
+
+def score_text(lang: str, game: Game) -> str:
+    """``Score 15 · Max 22 · Pace 0``: each figure held to its word (no-break spaces), so a
+    line that wraps never leaves a number alone."""
+    parts = [
+        i18n.tr(lang, "score", score=game.score),
+        i18n.tr(lang, "max_score", score=game.max_score),
+        i18n.tr(lang, "pace", pace=game.pace),
+    ]
+    return " · ".join(part.replace(" ", "\u00a0") for part in parts)
+
+
+def short_date(stamp: str | None) -> str:
+    """``20/11 20:40``; what it can of a stamp it cannot read.
+
+    >>> short_date("2026-11-20T20:40:00+00:00"), short_date(None)
+    ('20/11 20:40', '?')
+    """
+    if not stamp:
+        return "?"
+    try:
+        return datetime.fromisoformat(stamp).strftime("%d/%m %H:%M")
+    except ValueError:
+        return stamp[:16]
+
+
+def game_lines(lang: str, row: HistoryRow) -> tuple[str, str]:
+    """A stored game's two lines in the history: when, score and result; who and the variant."""
+    when = short_date(row.finished_at or row.started_at)
+    if row.damaged:  # its log no longer replays: a row that says so, nothing made up
+        return f"{when}  ·  {i18n.tr(lang, 'history_damaged', game=row.id)}", ""
+    if row.resumable:
+        result = i18n.tr(lang, "history_unfinished")
+    else:
+        result = i18n.rating_title(lang, row.rating) if row.rating else i18n.tr(lang, "lost")
+    first = f"{when}  ·  {row.score}/{row.max_score}  ·  {result}"  # 9/30: the variant's most
+    second = f"{', '.join(row.names)}  ·  {i18n.variant_name(lang, row.options)}"
+    return first, second
