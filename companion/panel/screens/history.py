@@ -14,7 +14,7 @@ from companion.core.controller import RESUME_ROW, Controller, Info
 from companion.panel.screens.game import message_text
 from companion.panel.screens.kit import ACCENT, DIM, TEXT, WARN, Kit
 from companion.panel.screens.lists import page_title
-from companion.storage import HistoryRow
+from companion.vocabulary.records import HistoryRow
 from hardware.events import InputEvent, Key, Press, Select
 
 #: The notices the history screen says (reading the history failed, a game would not
