@@ -6,15 +6,25 @@ the header followed by the lines, and ``replay`` works on it unchanged. The
 ``games`` row also keeps a summary (players, variant, score, rating, …) for
 the history and statistics screens, and ``settings`` remembers set-up choices.
 
-Durability: every write method runs in its own ``BEGIN IMMEDIATE … COMMIT``
-and returns only once SQLite has committed it (WAL journal,
-``synchronous=FULL``), so an action the screen shows is on disk; a writer
-killed mid-call loses at most the action it had not yet confirmed.
+Everything the other layers use is imported from here. Where each part lives:
 
-The file is ours only if SQLite says so: a file that is not a database, a
-damaged one, one of another program (another ``application_id``) or of a
-newer schema is renamed aside (with its ``-wal``/``-shm`` files), never
-overwritten, and :attr:`Storage.notice` says so in words.
+- :mod:`~companion.storage.database`: the :class:`Storage` class, every read and write;
+- :mod:`~companion.storage.opening`: opening a data directory's file (examined, set aside,
+  created or upgraded, compared with the ledger);
+- :mod:`~companion.storage.schema`: the tables, the migrations, the probes of a file;
+- :mod:`~companion.storage.chain`: the BLAKE2b link chain of a game's lines;
+- :mod:`~companion.storage.reading`: reading stored games back (history rows, statistics);
+- :mod:`~companion.storage.importing`: importing games read from logs;
+- :mod:`~companion.storage.phones`: the answers kept for phones' requests;
+- :mod:`~companion.storage.damage`: a file that is not ours moved aside, the journal's
+  checksums, a damaged journal kept;
+- :mod:`~companion.storage.ledger`: the ledger beside the database, and comparing with it;
+- :mod:`~companion.storage.lock`: the data directory's lock;
+- :mod:`~companion.storage.full`: a full SD card told apart from other I/O errors;
+- :mod:`~companion.storage.files`: the directory and file on disk, connections, time stamps;
+- :mod:`~companion.storage.handles`: one handle on the file per process;
+- :mod:`~companion.storage.errors`: the exceptions, under :class:`StorageError`;
+- :mod:`companion.vocabulary.records`: the records handed to the other layers (re-exported).
 
 >>> import tempfile
 >>> from pathlib import Path

@@ -1,9 +1,10 @@
-"""The link chain of a game's lines (schema 3): each action row keeps a 16-byte BLAKE2b of
-the previous link and its line, and the game's row keeps the count and the last link, so an
-edited, moved or missing row shows when the game is read back.
+"""The link chain of a game's lines (schema 3), which makes an edited or missing row evident.
 
-The first link hashes the game's id and its header line. Every game row is written through
-:func:`_start_chain` and :func:`_append_lines` (an import too), so every game can be checked.
+Each action row keeps a 16-byte BLAKE2b of the previous link and its line, and the game's
+row keeps the count and the last link, so an edited, moved or missing row shows when the
+game is read back. The first link hashes the game's id and its header line. Every game row
+is written through :func:`_start_chain` and :func:`_append_lines` (an import too), so every
+game can be checked.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
-"""What is found at the database path before it is used, and what is done with a file that is
-not ours: examine and probe it read-only, move it aside with its side files, read the
-write-ahead log's checksums and keep a copy of a damaged journal, set an orphan journal aside.
+"""Damaged and foreign files: what is at the database path, and setting aside what is not ours.
+
+Before the file is used it is examined and probed read-only; one that is not ours is moved
+aside with its side files. The write-ahead log's checksums are read, and a copy of a damaged
+journal kept; a journal left without its database is set aside.
 
 Nothing here overwrites a file: what cannot be used is renamed, and the sentences for the
 screen and the command line say where it went.

@@ -1,5 +1,6 @@
-"""The :class:`Storage` class: the games database of one data directory, and every read
-and write of it.
+"""The :class:`Storage` class, the games database of one data directory.
+
+Every read and write of the games goes through it.
 
 Durability: every write method runs in its own ``BEGIN IMMEDIATE … COMMIT``
 and returns only once SQLite has committed it (WAL journal,

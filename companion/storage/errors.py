@@ -1,6 +1,8 @@
-"""The exceptions of storage: one tree under :class:`StorageError`, each leaf also the
-builtin it matches (a missing game is a :class:`LookupError`, a full card an ``OSError``
-with ``ENOSPC``, …), so a caller may catch either."""
+"""The exceptions of storage, one tree under :class:`StorageError`.
+
+Each leaf is also the builtin it matches (a missing game is a :class:`LookupError`, a full
+card an ``OSError`` with ``ENOSPC``, …), so a caller may catch either.
+"""
 
 from __future__ import annotations
 
@@ -19,15 +21,17 @@ __all__ = [
 
 
 class StorageError(CompanionError, OSError):
-    """The games database cannot be used: unwritable directory, disk error, missing game…"""
+    """The root of storage's errors: the games database cannot be used (an unwritable directory,
+    a disk error, a missing game…)."""
 
 
 class UnknownGameError(StorageError, LookupError):
-    """No stored game has that id."""
+    """The error of a game id that no stored game has."""
 
 
 class DamagedGameError(StorageError):
-    """A stored game's lines do not parse or do not replay (the database was tampered with)."""
+    """The error of a stored game whose lines do not parse or do not replay (the database was
+    tampered with, or its bytes damaged)."""
 
     def __init__(self, message: str, game_id: int | None = None) -> None:
         super().__init__(message)
@@ -36,7 +40,7 @@ class DamagedGameError(StorageError):
 
 
 class StorageFullError(StorageError):
-    """The file system (the SD card) is full: nothing was written, nothing changed."""
+    """The error of a full file system (the SD card): nothing was written, nothing changed."""
 
     def __init__(self, message: str) -> None:
         super().__init__(errno.ENOSPC, message)
@@ -46,7 +50,8 @@ class StorageFullError(StorageError):
 
 
 class CompanionRunningError(StorageError, BlockingIOError):
-    """Another companion holds the data directory's lock: one companion per data directory."""
+    """The error of a data directory whose lock another companion holds: one companion per
+    data directory."""
 
     def __init__(self, message: str) -> None:
         super().__init__(errno.EAGAIN, message)
@@ -56,4 +61,5 @@ class CompanionRunningError(StorageError, BlockingIOError):
 
 
 class GameStateError(StorageError, ValueError):
-    """The request does not fit the game's state (e.g. an action for an abandoned game)."""
+    """The error of a request that does not fit the game's state (e.g. an action for an
+    abandoned game)."""

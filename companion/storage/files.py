@@ -1,6 +1,9 @@
-"""The data directory and the database file on disk: where they are, creating them for their
-owner only, connecting to the file as storage does, making a rename survive a power cut,
-and the time stamps written in the file and in the names of files set aside."""
+"""The data directory and the database file on disk.
+
+Where they are, creating them for their owner only, connecting to the file as storage does,
+making a rename survive a power cut, and the time stamps written in the file and in the
+names of files set aside.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Disk-full detection: whether SQLite failed for want of space on the SD card, and the
-:class:`~companion.storage.errors.StorageFullError` that says so."""
+"""Disk-full detection: telling a full SD card from SQLite's other I/O errors.
+
+The error that says so is :class:`~companion.storage.errors.StorageFullError`.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Importing games read from logs (a restore, ``hanabi-companion import``): each stored
-with its chain of links, unless the same log is stored already."""
+"""Importing games read from logs (a restore, ``hanabi-companion import``).
+
+Each game is stored with its chain of links, unless the same log is stored already.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""The ledger: a small file beside the database that remembers what it held after its last
-confirmed write, and what comparing the database with it finds (games or actions gone, a
-file emptied): the losses a truncation of the database itself cannot reach."""
+"""The ledger, a small file beside the database that remembers what it held.
+
+It is noted after each confirmed write; comparing the database with it at opening finds
+games or actions gone, or a file emptied: losses a truncation of the database cannot hide.
+"""
 
 from __future__ import annotations
 
@@ -43,8 +45,8 @@ _LEDGER_MAGIC = b"HNBL"
 
 
 class Ledger:
-    """A 1 KiB file beside the database: two 512-byte slots written in turn (each with a
-    sequence number and a CRC), so a write cut by a power cut leaves the other slot whole.
+    """The ledger file: 1 KiB beside the database, two 512-byte slots written in turn (each
+    with a sequence number and a CRC), so a write cut by a power cut leaves the other slot whole.
 
     It remembers how many games the file held and how many actions the game in play had, as
     of the last confirmed write: a database emptied, a game row deleted, or a journal cut

@@ -17,7 +17,8 @@ LOCK_NAME: Final = "companion.lock"
 
 
 class DataDirLock:
-    """One companion per data directory: an exclusive ``flock`` on :data:`LOCK_NAME`.
+    """The data directory's lock: an exclusive ``flock`` on :data:`LOCK_NAME`, so that one
+    companion runs per data directory.
 
     The kernel drops the lock when the process ends, however it ends (a crash, ``kill -9``, a
     power cut), so a stale lock never blocks a restart. The file keeps the holder's process id,

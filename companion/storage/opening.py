@@ -1,6 +1,7 @@
-"""Opening the games database of a data directory: what is found at its path is examined,
-set aside if it is not ours, created or upgraded, and compared with the ledger; or, for the
-read-only commands, only read.
+"""Opening the games database of a data directory, for writing or only to read.
+
+What is found at its path is examined, set aside if it is not ours, created or upgraded,
+and compared with the ledger; for the read-only commands, only read.
 
 The :class:`~companion.storage.Storage` constructors call these and wrap what they return.
 """

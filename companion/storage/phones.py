@@ -1,5 +1,7 @@
-"""The answers given to phones' requests, kept by the request's id so that a retry is
-answered the same and recorded once (issue 22)."""
+"""The answers given to phones' requests, kept so that a retry is answered the same.
+
+They are kept by the request's id: a request sent again is recorded once (issue 22).
+"""
 
 from __future__ import annotations
 

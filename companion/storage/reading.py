@@ -1,6 +1,8 @@
-"""Reading stored games back: a game's header and lines (checked against their chain), a
-row of the history, the longest beginning of a damaged log that still replays, a stored
-result or variant as its type.
+"""Reading stored games back from the database's rows.
+
+A game's header and lines (checked against their chain), a row of the history, the
+statistics, the longest beginning of a damaged log that still replays, a stored result or
+variant as its type.
 
 Damaged bytes make a :class:`~companion.storage.errors.DamagedGameError` naming the game,
 never a failure of the whole query.

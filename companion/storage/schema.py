@@ -1,5 +1,7 @@
-"""The games database's schema: its tables, the steps that upgrade an older file in place,
-and the queries that probe a file for every column we use.
+"""The games database's schema: its tables, migrations and probes.
+
+The steps of :data:`_MIGRATIONS` upgrade an older file in place; the probes are queries
+naming every column we use, which a damaged schema fails.
 
 A new file is created with version 1's tables, then every step of :data:`_MIGRATIONS`, in
 one transaction; a file of an older version gets the steps it lacks at opening.

@@ -1,5 +1,7 @@
-"""The records storage hands back to the other layers: a stored game, a row of the history
-or of the statistics, a game to import and what became of it.
+"""The records storage hands back to the other layers.
+
+A stored game, a row of the history or of the statistics, a game to import and what
+became of it.
 
 Plain values: the panel, the core and the page for phones read them without importing
 storage (:mod:`companion.storage` makes them and re-exports them).
