@@ -59,6 +59,28 @@ def _append_lines(db: sqlite3.Connection, game_id: int, lines: list[str]) -> Non
     db.execute("UPDATE games SET actions_count = ?, chain = ? WHERE id = ?", (count, link, game_id))
 
 
+def _drop_last_line(db: sqlite3.Connection, game_id: int, last: int) -> None:
+    """Delete the game's last action row (number ``last``) and step its count and last link
+    back to the row before (in the caller's transaction)."""
+    db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, last))
+    before = db.execute(
+        "SELECT chain FROM actions WHERE game_id = ? AND seq = ?", (game_id, last - 1)
+    ).fetchone()
+    if last == 1:
+        (header,) = db.execute(
+            "SELECT CAST(header AS BLOB) FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        link = _chain_start(game_id, bytes(header or b""))
+    elif before is None or not isinstance(before[0], bytes):
+        raise _damaged(game_id, f"action {last - 1} is missing")
+    else:
+        link = before[0]
+    db.execute(
+        "UPDATE games SET actions_count = ?, chain = ? WHERE id = ?",
+        (last - 1, link, game_id),
+    )
+
+
 def _chain_head(db: sqlite3.Connection, game_id: int) -> tuple[int, bytes]:
     """How many actions the game holds as its row says, and its last link."""
     row = db.execute("SELECT actions_count, chain FROM games WHERE id = ?", (game_id,)).fetchone()

@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from msgspec.structs import replace
 
-from companion.storage.chain import _append_lines, _chain_head, _chain_start, _damaged, _start_chain
+from companion.storage.chain import _append_lines, _chain_head, _drop_last_line, _start_chain
 from companion.storage.damage import _is_damage
 from companion.storage.errors import (
     DamagedGameError,
@@ -340,23 +340,7 @@ class Storage:
             last, _ = _chain_head(db, game_id)
             if last == 0:
                 raise GameStateError(f"Game {game_id} has no action to undo")
-            db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, last))
-            before = db.execute(
-                "SELECT chain FROM actions WHERE game_id = ? AND seq = ?", (game_id, last - 1)
-            ).fetchone()
-            if last == 1:
-                (header,) = db.execute(
-                    "SELECT CAST(header AS BLOB) FROM games WHERE id = ?", (game_id,)
-                ).fetchone()
-                link = _chain_start(game_id, bytes(header or b""))
-            elif before is None or not isinstance(before[0], bytes):
-                raise _damaged(game_id, f"action {last - 1} is missing")
-            else:
-                link = before[0]
-            db.execute(
-                "UPDATE games SET actions_count = ?, chain = ? WHERE id = ?",
-                (last - 1, link, game_id),
-            )
+            _drop_last_line(db, game_id, last)
             if status is GameStatus.OVER:
                 db.execute(
                     "UPDATE games SET status = 'playing', finished_at = NULL, score = NULL,"
