@@ -120,8 +120,8 @@ def _open_file(data_dir: Path, path: Path, clock: Callable[[], datetime]) -> Ope
         log.warning("The ledger %s was damaged; it is written anew", ledger.path)
     try:
         if verdict.kind in ("new", "ours"):
-            said = _compare_with_ledger(connection, ledger.state, path, verdict.kind)
-            findings.extend(said)  # words for them: the caller's (companion.shell)
+            # Said in findings only: the caller words them (companion.shell).
+            findings.extend(_compare_with_ledger(connection, ledger.state, path, verdict.kind))
         ledger.write(_ledger_state(connection))
     except (OSError, sqlite3.Error) as error:
         ledger.close()
@@ -167,9 +167,9 @@ def _open_to_read(data_dir: Path, path: Path) -> Opened | None:
         connection = _connect_to_read(_read_only_uri(path))
     except sqlite3.Error as error:
         raise StorageError(f"Could not open the games database {path}: {error}") from error
-    said: list[str] = []
+    notice = None
     if damage:
-        said.append(
+        notice = (
             f"The journal {wal.name} is damaged ({damage}): the last actions saved may"
             " be missing here; the companion keeps a copy of it when it next starts"
         )
@@ -179,4 +179,4 @@ def _open_to_read(data_dir: Path, path: Path) -> Opened | None:
             findings = _compare_with_ledger(connection, ledger, path, "ours", quiet=True)
         except sqlite3.Error:
             findings = []  # damage there is named by the reads that meet it
-    return Opened(connection, " · ".join(said) or None, findings, chained=verdict.version >= 3)
+    return Opened(connection, notice, findings, chained=verdict.version >= 3)
