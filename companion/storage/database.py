@@ -502,7 +502,7 @@ class Storage:
         none.
 
         A game is the same as a stored one when its log is: the same header line and the
-        same action lines, as this module writes them (so the dates in the header count,
+        same action lines, as storage writes them (so the dates in the header count,
         and a game stored twice is stored once). A finished game is stored ``over`` with its
         result; an unfinished one ``abandoned`` (resumable from the history), or ``playing``
         if it was in play and no game is in play here. Its number is kept where free.

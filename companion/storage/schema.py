@@ -24,7 +24,7 @@ APPLICATION_ID: Final = 0x48414E42
 """``PRAGMA application_id`` of our database files: ASCII ``HANB``."""
 
 SCHEMA_VERSION: Final = 4
-"""``PRAGMA user_version`` of the schema this module creates (older ones are upgraded in place,
+"""``PRAGMA user_version`` of the schema storage creates (older ones are upgraded in place,
 see :data:`_MIGRATIONS`)."""
 
 _TABLES = frozenset({"games", "actions", "settings"})

@@ -100,12 +100,14 @@ class StoredEntry(Struct, frozen=True):
 
 
 class GameToImport(Struct, frozen=True):
-    """A game read from a log, for :meth:`Storage.import_games`: refereed already (replayed
-    by the engine; see :meth:`of`), with what the log's file said of it. Its log is kept
-    as text, not as a :class:`Game`: a restore holds thousands of them at once."""
+    """A game read from a log, for :meth:`~companion.storage.Storage.import_games`.
+
+    It is refereed already (replayed by the engine; see :meth:`of`), with what the log's file
+    said of it. Its log is kept as text, not as a :class:`Game`: a restore holds thousands of
+    them at once."""
 
     setup: GameSetup
-    #: The action lines as this module stores them (:func:`dump_line` of each action).
+    #: The action lines as storage stores them (:func:`dump_line` of each action).
     lines: tuple[str, ...]
     #: The result of a game that is over; None for a game left unfinished.
     score: int | None
@@ -147,8 +149,10 @@ class GameToImport(Struct, frozen=True):
 
 
 class ImportedGame(Struct, frozen=True):
-    """What :meth:`Storage.import_games` did with one game: its number here, and whether it
-    was stored now (False: the same log was stored already, under that number)."""
+    """What :meth:`~companion.storage.Storage.import_games` did with one game.
+
+    Its number here, and whether it was stored now (False: the same log was stored already,
+    under that number)."""
 
     id: int
     new: bool
