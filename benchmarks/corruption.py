@@ -118,7 +118,7 @@ def big_database(data_dir: Path, games: int) -> None:
     import random
     import sqlite3
 
-    from companion.storage import _chain_next, _chain_start
+    from companion.storage.chain import _chain_next, _chain_start
     from engine.log import action_to_dict, dump_line, setup_to_dict
 
     Storage.open(data_dir).close()

@@ -47,7 +47,8 @@ START = datetime(2020, 1, 1, 20, 0, tzinfo=UTC)
 
 def fill(data_dir: Path, count: int) -> None:
     """``count`` distinct games in ``data_dir``: 9 in 10 finished, the others abandoned."""
-    from companion.storage import Storage, _append_lines, _start_chain
+    from companion.storage import Storage
+    from companion.storage.chain import _append_lines, _start_chain
     from engine.log import action_to_dict, dump_line, setup_to_dict
     from engine.setup import GameSetup
     from engine.table import SimulatedTable

@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from support.writer_model import WriterModel  # noqa: E402
 
+from companion.shell.cli import storage_notice_in_english  # noqa: E402
 from companion.storage import DataDirLock, Storage  # noqa: E402
 
 WRITER = """
@@ -107,8 +108,9 @@ def one_round(data_dir: Path, seed: int, earlier: dict[int, str]) -> tuple[int, 
     except OSError as error:
         problems.append(f"lock still held: {error}")
     with Storage.open(data_dir) as storage:
-        if storage.notice:
-            problems.append(f"notice: {storage.notice}")
+        notice = storage_notice_in_english(storage)  # the ledger's findings too
+        if notice:
+            problems.append(f"notice: {notice}")
         for game_id, text in earlier.items():
             if storage.export(game_id) != text:
                 problems.append(f"game {game_id} of an earlier round changed")

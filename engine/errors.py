@@ -5,7 +5,7 @@ leaf also inherits the builtin that matches what went wrong (gpiozero's pattern)
 so a caller catches what it means: a refused action or a bad value is a
 ``ValueError``, an unusable storage an ``OSError``, no GPIO or no screen a
 ``RuntimeError``. The leaves live beside what raises them (``SetupError`` in
-``engine/options.py``, ``StorageError`` in ``companion/storage.py``…)::
+``engine/options.py``, ``StorageError`` in ``companion/storage/errors.py``…)::
 
     CompanionError
     ├── IllegalAction (ValueError)    a rule refuses the action; one subclass per rule

@@ -57,7 +57,7 @@ from hardware.events import (
 from hardware.wiring import BeepKind
 
 if TYPE_CHECKING:
-    from companion.storage import HistoryRow, StatsRow
+    from companion.vocabulary.records import HistoryRow, StatsRow
 
     #: The history screen's data: the finished games, newest first, and the statistics.
     History = tuple[list[HistoryRow], list[StatsRow]]

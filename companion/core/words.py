@@ -13,7 +13,7 @@ from companion.core import i18n
 from engine.game import Game
 
 if TYPE_CHECKING:
-    from companion.storage import HistoryRow
+    from companion.vocabulary.records import HistoryRow
 
 
 def turn_text(lang: str, game: Game, *, short: bool = False) -> str:

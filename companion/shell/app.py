@@ -54,13 +54,7 @@ from companion.panel.screens import Renderer, Target
 from companion.panel.sleeping import Sleeper
 from companion.shell import sdnotify
 from companion.shell.config import Config
-from companion.storage import (
-    DamagedGameError,
-    GameStatus,
-    Storage,
-    StorageError,
-    StorageFullError,
-)
+from companion.storage import DamagedGameError, Storage, StorageError, StorageFullError
 from companion.vocabulary.phone import (
     Answer,
     PhoneEvent,
@@ -70,6 +64,7 @@ from companion.vocabulary.phone import (
     clean_name,
     new_pairing_code,
 )
+from companion.vocabulary.records import GameStatus
 from engine.actions import Action
 from engine.game import Game
 from engine.setup import GameSetup

@@ -30,13 +30,8 @@ from typing import Any, Final
 
 from msgspec import Struct, field
 
-from companion.storage import (
-    DamagedGameError,
-    GameToImport,
-    ImportedGame,
-    Storage,
-    StorageError,
-)
+from companion.storage import DamagedGameError, Storage, StorageError
+from companion.vocabulary.records import GameToImport, ImportedGame
 from engine.log import LogFormatError, LogRuleError, replay_log
 
 __all__ = [

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from companion.core.controller import Controller
     from companion.shell.config import Config
     from companion.shell.web_link import WebLink
-    from companion.storage import HistoryRow, Storage
+    from companion.storage import Storage
+    from companion.vocabulary.records import HistoryRow
     from engine.game import Game
 
 EXIT_RULE_BROKEN = 1
@@ -120,9 +121,24 @@ def _open_storage(data_dir: Path | None) -> Storage | None:
     except StorageError as error:
         print(f"hanabi-companion: {error}", file=sys.stderr)
         return None
-    if storage.notice:
-        print(f"hanabi-companion: {storage.notice}", file=sys.stderr)
+    notice = storage_notice_in_english(storage)
+    if notice:
+        print(f"hanabi-companion: {notice}", file=sys.stderr)
     return storage
+
+
+def storage_notice_in_english(storage: Storage) -> str | None:
+    """What the command line says about the database at opening: storage's own sentences
+    (a file moved aside, a damaged journal), then what the ledger found, in English."""
+    from companion.core import i18n
+    from companion.storage import LEDGER_FINDINGS
+
+    said = [
+        i18n.tr("en", key, **params)
+        for key, params in storage.findings
+        if key in LEDGER_FINDINGS  # the others are in storage's own sentences already
+    ]
+    return " · ".join(filter(None, [storage.notice, *said])) or None
 
 
 def _storage_to_read(data_dir: Path | None) -> Storage | None:
@@ -132,8 +148,9 @@ def _storage_to_read(data_dir: Path | None) -> Storage | None:
     from companion.storage import Storage, default_data_dir
 
     storage = Storage.open_existing(data_dir or default_data_dir())
-    if storage is not None and storage.notice:
-        print(f"hanabi-companion: {storage.notice}", file=sys.stderr)
+    notice = None if storage is None else storage_notice_in_english(storage)
+    if notice:
+        print(f"hanabi-companion: {notice}", file=sys.stderr)
     return storage
 
 
@@ -518,7 +535,7 @@ UNFINISHED = "unfinished"
 def _finished_column(row: HistoryRow) -> str:
     """When the game ended (``2026-11-21T10:15:00``, UTC), or "unfinished": an abandoned game
     keeps the time it was left in ``finished_at``, which is not an end."""
-    from companion.storage import GameStatus
+    from companion.vocabulary.records import GameStatus
 
     if row.status is not GameStatus.OVER or not row.finished_at:
         return UNFINISHED

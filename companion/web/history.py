@@ -14,7 +14,8 @@ from typing import Any
 
 from companion.core import i18n
 from companion.core.words import game_lines
-from companion.storage import DamagedGameError, HistoryRow, Storage, StorageError
+from companion.storage import DamagedGameError, Storage, StorageError
+from companion.vocabulary.records import HistoryRow
 
 #: The page's history labels, by the key the page reads and the i18n key.
 HISTORY_LABELS = {

@@ -396,7 +396,7 @@ def test_an_action_while_another_process_holds_the_database_is_refused_and_play_
 ):
     """Issue 24: a real second process holding a write transaction: the action is refused in
     one sentence (no exit), nothing is half-stored, the next one is stored once it lets go."""
-    monkeypatch.setattr("companion.storage.BUSY_TIMEOUT_MS", 300)  # not 5 s per try here
+    monkeypatch.setattr("companion.storage.files.BUSY_TIMEOUT_MS", 300)  # not 5 s per try here
     app = make_app(tmp_path)
     try:
         app.dispatch(Press(Key.OK))

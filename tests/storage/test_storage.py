@@ -1,4 +1,4 @@
-"""The games database (companion/storage.py): a stored game is its log, and it survives.
+"""The games database (companion/storage/): a stored game is its log, and it survives.
 
 Durability is tested with a real writer process killed by SIGKILL at random
 moments; damaged, foreign and truncated files must be moved aside intact.

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
+from companion.shell.cli import storage_notice_in_english
 from companion.storage import LEDGER_NAME, Storage, StorageError
 from engine import GameSetup
 from engine.table import SimulatedTable
@@ -164,8 +165,9 @@ def corrupt_trial(tmp_path: Path, seed: int, games: int = 6) -> Trial:
         trial.kept_aside = path.exists()
         return trial
     with storage:
-        if storage.notice:
-            trial.reported, trial.said_by = storage.notice, "notice"
+        notice = storage_notice_in_english(storage)
+        if notice:
+            trial.reported, trial.said_by = notice, "notice"
             trial.kept_aside = any(p.name.startswith("games.db.") for p in data_dir.iterdir())
             return trial
         try:
@@ -229,8 +231,9 @@ def journal_trial(tmp_path: Path, seed: int) -> JournalTrial:
     wal.write_bytes(bytes(data))
     trial = JournalTrial(seed, confirmed)
     with Storage.open(crashed) as storage:
-        if storage.notice:
-            trial.reported = storage.notice
+        notice = storage_notice_in_english(storage)
+        if notice:
+            trial.reported = notice
             trial.kept_aside = any(".damaged-" in p.name for p in crashed.iterdir())
         try:
             trial.recovered = len(storage.load(game_id).actions)
@@ -428,8 +431,9 @@ def _look(data_dir: Path, confirmed: dict[int, str], trial: FaultTrial) -> None:
         trial.changed = sorted(confirmed)
         return
     with storage:
-        if storage.notice:
-            trial.said.append(storage.notice)
+        notice = storage_notice_in_english(storage)
+        if notice:
+            trial.said.append(notice)
         named_here = _named_by_notice(storage, confirmed)
         try:
             rows = {row.id: row for row in storage.history()}
