@@ -34,6 +34,8 @@ def project_exceptions() -> list[type[BaseException]]:
     found = []
     for package in ("engine", "hardware", "companion"):
         for module_info in pkgutil.iter_modules([package]):
+            if module_info.name == "__main__":  # `python -m companion`: it runs the command
+                continue
             module = importlib.import_module(f"{package}.{module_info.name}")
             for _, value in inspect.getmembers(module, inspect.isclass):
                 if issubclass(value, BaseException) and value.__module__ == module.__name__:
