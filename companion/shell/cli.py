@@ -96,11 +96,11 @@ def parse_size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _load_config(path: Path | None, cache: Path | None = None) -> Config | None:
+def _load_config(path: Path | None) -> Config | None:
     from companion.shell.config import ConfigError, load_config
 
     try:
-        return load_config(path, cache=cache)
+        return load_config(path)
     except ConfigError as error:
         print(f"hanabi-companion: the configuration is wrong:\n{error}", file=sys.stderr)
         return None
@@ -142,11 +142,10 @@ def run_command(args: argparse.Namespace) -> int:
     import logging
 
     logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
-    from companion.shell.config import CONFIG_CACHE_NAME
     from companion.storage import DataDirLock, StorageError, default_data_dir
 
     data_dir = args.data_dir or default_data_dir()
-    config = _load_config(args.config, cache=data_dir / CONFIG_CACHE_NAME)
+    config = _load_config(args.config)
     if config is None:
         return 2
     from companion.core.controller import SetupDraft
