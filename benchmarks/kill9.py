@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from support.writer_model import WriterModel  # noqa: E402
 
-from companion.shell.cli import storage_notice_in_english  # noqa: E402
+from companion.shell.commands.stored import storage_notice_in_english  # noqa: E402
 from companion.storage import DataDirLock, Storage  # noqa: E402
 
 WRITER = """

@@ -57,6 +57,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 from app_speed import REPO, X, game_to_resume, xvfb
@@ -75,6 +76,18 @@ if __name__ == "__main__":
     sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
     sys.exit(main())
 """
+
+
+def console_script(checkout: Path) -> str:
+    """:data:`CONSOLE_SCRIPT` for ``checkout``: the ``hanabi-companion`` entry point its own
+    ``pyproject.toml`` names (an older checkout's is ``companion.cli:main``)."""
+    with (checkout / "pyproject.toml").open("rb") as file:
+        target = tomllib.load(file)["project"]["scripts"]["hanabi-companion"]
+    module, _, function = target.partition(":")
+    imported = function if function == "main" else f"{function} as main"
+    return CONSOLE_SCRIPT.replace(
+        "from companion.shell.cli import main", f"from {module} import {imported}"
+    )
 
 
 def run_arguments(data: Path, config: Path | None, gpio: str = "none") -> list[str]:
@@ -128,7 +141,7 @@ def start_once(
         python,
         *(["-X", "importtime"] if importtime else []),
         "-c",
-        CONSOLE_SCRIPT,
+        console_script(checkout),
         "run",
         *run_arguments(data, config),
     ]

@@ -1,4 +1,4 @@
-"""Backing the games up and bringing them back: ``export --all`` and ``import`` (issue 23).
+"""The backup of the games and their return: ``export --all`` and ``import`` (issue 23).
 
 A backup is a folder of ``hanabi-log/1`` files, one game each (the format holds one game
 per file, GAME-LOG.md), named by number and start date: ``game-00042-2026-11-20.jsonl``.
@@ -65,12 +65,12 @@ _STATUS_WORDS: Final = {
 
 
 class BackupError(StorageError):
-    """The backup folder cannot be made or written (a full or read-only stick, a file in
-    the way): one sentence naming it."""
+    """The error of a backup folder that cannot be made or written (a full or read-only
+    stick, a file in the way): one sentence naming it."""
 
 
 class ExportSummary(Struct):
-    """What ``export --all`` wrote."""
+    """The summary of what ``export --all`` wrote."""
 
     folder: Path
     files: list[Path] = field(default_factory=list)
@@ -93,7 +93,8 @@ class Refusal(Struct, frozen=True):
 
 
 class ImportSummary(Struct):
-    """What ``import`` did: per file read, the game's number here and whether it is new."""
+    """The summary of what ``import`` did: per file read, the game's number here and
+    whether it is new."""
 
     results: list[tuple[Path, ImportedGame]]
     #: Files of games that were damaged when exported (their part that replays came in).

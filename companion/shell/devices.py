@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from msgspec import Struct, field
 
 from companion.shell.config import Config, ScannerConfig, reader_names
+from companion.storage import default_data_dir
 from engine.errors import CompanionError
 from hardware.events import Emit
-from hardware.tagmap import TagMap
+from hardware.tagmap import TagMap, TagMapError
 
 if TYPE_CHECKING:
     # gpiozero, pyserial and evdev load only with a device that needs them: not before
@@ -51,7 +52,7 @@ class Reader(Protocol):
 
 
 class DeviceOptions(Struct, frozen=True):
-    """What the command line says over the configuration."""
+    """The device options the command line gives over the configuration."""
 
     #: ``--gpio``: the pin factory, instead of ``[gpio] pin_factory``.
     pin_factory: str | None = None
@@ -79,7 +80,7 @@ def _open_panel(config: Config, emit: Emit, options: DeviceOptions) -> ButtonPan
         name = options.pin_factory or gpio.pin_factory
         if name == "none" or (name == "auto" and not any(options.dev.glob("gpiochip*"))):
             return None  # no panel configured, or a desktop: no GPIO chip, nothing to say
-    from hardware.buttons import ButtonPanel, make_pin_factory
+    from hardware.buttons import ButtonPanel, make_pin_factory  # gpiozero: only with a panel
 
     if factory is None:
         factory = make_pin_factory(name)
@@ -92,8 +93,6 @@ def default_tag_map_path(data_dir: Path | None = None) -> Path:
     """Where the enrolled deck lives: ``tags.json`` beside the games, in ``data_dir`` or
     the companion's data directory (``$STATE_DIRECTORY`` under systemd, else
     ``$XDG_STATE_HOME/hanabi-companion``)."""
-    from companion.storage import default_data_dir
-
     return (data_dir or default_data_dir()) / "tags.json"
 
 
@@ -104,7 +103,7 @@ def _tag_map(scanner: ScannerConfig, options: DeviceOptions) -> TagMap:
 def _open_serial_reader(
     scanner: ScannerConfig, name: str, emit: Emit, options: DeviceOptions
 ) -> Reader:
-    from hardware.scanner import CardScanner
+    from hardware.scanner import CardScanner  # pyserial: only with a serial reader
 
     reader = CardScanner(
         scanner.port,
@@ -123,7 +122,7 @@ def _open_serial_reader(
 def _open_keyboard_reader(
     scanner: ScannerConfig, name: str, emit: Emit, options: DeviceOptions
 ) -> Reader:
-    from hardware.keyboard import KeyboardReader
+    from hardware.keyboard import KeyboardReader  # evdev: only with a keyboard reader
 
     reader = KeyboardReader(
         scanner.device,
@@ -140,8 +139,6 @@ def _open_keyboard_reader(
 def window_tag_map(config: Config, data_dir: Path | None = None) -> TagMap:
     """The enrolled deck for a USB reader typing into the window (no configuration):
     the first configured reader's, else the default one; unreadable, none (logged)."""
-    from hardware.tagmap import TagMapError
-
     first = config.scanner
     path = (first.tag_map if first else None) or default_tag_map_path(data_dir)
     try:

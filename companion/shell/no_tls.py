@@ -1,4 +1,4 @@
-"""The companion speaks no TLS: keep OpenSSL's TLS side out of its process.
+"""The guard that keeps OpenSSL's TLS side out of the companion's process, which speaks no TLS.
 
 Nothing the companion runs talks to the internet: the page for phones is plain HTTP
 on the table's LAN, the devices are local. Yet asyncio (imported by aiohttp and by

@@ -1,4 +1,4 @@
-"""Tell systemd how the companion is doing, without any dependency.
+"""The companion's messages to systemd (ready, watchdog, stopping), sent without any dependency.
 
 Under ``Type=notify`` systemd passes the path of a datagram socket in
 ``$NOTIFY_SOCKET``; the service writes ``READY=1`` there once it is up,
@@ -88,7 +88,7 @@ def extend_timeout(seconds: float, *, socket_path: str | None = None) -> bool:
 
 
 class Watchdog:
-    """Pings systemd's watchdog (``WATCHDOG=1``) often enough, and no more.
+    """The pinger of systemd's watchdog: ``WATCHDOG=1`` often enough, and no more.
 
     Built from ``$WATCHDOG_USEC`` (the ``WatchdogSec=`` of the unit, in
     microseconds) and ``$WATCHDOG_PID`` (when set, the watchdog is only

@@ -1,5 +1,6 @@
-"""The app's side of the page for phones: publish the table after every change, start
-the server after the first frame, keep the table code.
+"""The app's side of the page for phones, which publishes the table after every change.
+
+It starts the server after the first frame and keeps the table code.
 
 Imports no aiohttp: :mod:`companion.web.server` is imported when the first frame is on
 the screen, and :mod:`companion.web.snapshot` when the first snapshot is made (after
@@ -39,7 +40,8 @@ def table_code(storage: Storage) -> str:
 
 
 class WebLink:
-    """Owned by the app loop (one thread): builds snapshots, hands them to the server."""
+    """The app loop's link to the page for phones: it builds snapshots, hands them to the
+    server (owned by the app loop, one thread)."""
 
     def __init__(self, storage: Storage, *, port: int = 8080, bind: str = "") -> None:
         self.storage = storage
@@ -75,6 +77,7 @@ class WebLink:
         if key == self._key and self.board is not None:
             return  # nothing a phone shows changed (a key moved a focus, an entry step)
         self._key = key
+        # The first snapshot is made after the first frame, which does not wait for it.
         from companion.web.snapshot import SnapshotBoard, build_snapshot
 
         snapshot = build_snapshot(controller, game_key="" if game_id is None else str(game_id))
@@ -93,13 +96,13 @@ class WebLink:
         assert self.board is not None
         try:
             try:
-                with without_tls():
+                with without_tls():  # aiohttp, optional, imported in this thread
                     from companion.web.server import WebServer
             except ImportError as error:
                 missing = error.name or "aiohttp"
                 log.warning("web: no page for phones: %s is not installed", missing)
                 return
-            from companion.web.history import HistorySource
+            from companion.web.history import HistorySource  # the server's, in its thread
 
             history = HistorySource(self.storage)
             server = WebServer(

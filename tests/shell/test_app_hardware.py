@@ -71,7 +71,7 @@ def tag_map() -> TagMap:
     return TagMap({tag: card(code) for code, tag in CARDS.items()})
 
 
-# -- the table: app, panel and scanner, wired as companion.shell.cli wires them -------
+# -- the table: app, panel and scanner, wired as companion.shell.commands.run wires them
 
 
 def spaceless(text: str) -> str:
@@ -97,7 +97,7 @@ class Table:
         try:
             self.storage = Storage.open(data_dir)
             controller, game_id = resume(self.storage, SetupDraft(players=2, names=["Ann", "Bo"]))
-            if self.storage.notice:  # as companion.shell.cli.run_command does
+            if self.storage.notice:  # as companion.shell.commands.run does
                 controller.notice = self.storage.notice
             self.display = open_display("dummy", (480, 320))
             self.app = App(self.storage, self.display, controller, game_id)

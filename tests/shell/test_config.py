@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -10,7 +9,6 @@ import pytest
 from support.variants import EVERY_VARIANT
 
 from companion.shell.config import (
-    CONFIG_CACHE_NAME,
     DEFAULT_CONFIG_TOML,
     Config,
     ConfigError,
@@ -406,86 +404,3 @@ def test_readers_wrong_reader_tables_are_refused_with_file_and_line(text, error)
     assert any(problem.startswith(error) for problem in raised.value.problems), (
         raised.value.problems
     )
-
-
-# -- the parse kept for the next start (CONFIG_CACHE_NAME) ------------------------------
-
-WEB_ON = '[web]\nenabled = true\nport = 8123\nbind = "127.0.0.1"\n'
-
-
-def test_a_start_keeps_the_parse_and_the_next_reads_it_for_the_very_same_text(tmp_path):
-    """The kept document is what the next start with the same text reads: changed on
-    purpose in the file, the change shows (so the parse was not done again)."""
-    path, cache = write(tmp_path, WEB_ON), tmp_path / CONFIG_CACHE_NAME
-    first = load_config(path, cache=cache)
-    assert first.web.port == 8123
-    kept = json.loads(cache.read_text())
-    assert kept["toml"] == WEB_ON
-    assert cache.stat().st_mode & 0o777 == 0o600  # the owner's only, as the games
-    assert kept["document"] == {"web": {"enabled": True, "port": 8123, "bind": "127.0.0.1"}}
-    kept["document"]["web"]["port"] = 8124
-    cache.write_text(json.dumps(kept))
-    assert load_config(path, cache=cache).web.port == 8124
-
-
-def test_an_edited_configuration_is_parsed_again_and_kept_anew(tmp_path):
-    path, cache = write(tmp_path, WEB_ON), tmp_path / CONFIG_CACHE_NAME
-    load_config(path, cache=cache)
-    edited = WEB_ON.replace("8123", "8125")
-    path.write_text(edited)
-    assert load_config(path, cache=cache).web.port == 8125
-    assert json.loads(cache.read_text())["toml"] == edited
-
-
-@pytest.mark.parametrize(
-    "damage",
-    [
-        b"",
-        b"\x00\x00\x00\x00",
-        b'{"format": "hanabi-config-cache/1", "toml": "[web]\\nenab',
-        b"[1, 2]",
-        b'{"format": "hanabi-config-cache/9", "toml": "%s", "document": {}}',
-        b'{"format": "hanabi-config-cache/1", "toml": "%s", "document": [1]}',
-        b"\xff\xfe not UTF-8",
-    ],
-)
-def test_a_damaged_kept_parse_is_ignored_and_written_again(tmp_path, damage):
-    """A file cut short by a power cut, zeros, another format or a wrong shape: the
-    configuration is read from its text, as without the file, and the file is made whole."""
-    path, cache = write(tmp_path, WEB_ON), tmp_path / CONFIG_CACHE_NAME
-    text = json.dumps(WEB_ON)[1:-1].encode()
-    cache.write_bytes(damage.replace(b"%s", text))
-    assert load_config(path, cache=cache) == load_config(path)
-    assert json.loads(cache.read_text())["document"]["web"]["port"] == 8123
-
-
-def test_a_document_json_cannot_give_back_is_not_kept(tmp_path):
-    """A TOML date would come back from JSON as text: nothing is kept, and the start
-    says the same as without a kept parse."""
-    path, cache = write(tmp_path, "[web]\nport = 1979-05-27\n"), tmp_path / CONFIG_CACHE_NAME
-    with pytest.raises(ConfigError) as error:
-        load_config(path, cache=cache)
-    with pytest.raises(ConfigError) as without:
-        load_config(path)
-    assert str(error.value) == str(without.value)
-    assert not cache.exists()
-
-
-def test_a_wrong_configuration_kept_says_the_same_words_and_lines(tmp_path):
-    path, cache = write(tmp_path, "[web]\nport = 0\n"), tmp_path / CONFIG_CACHE_NAME
-    said = []
-    for _ in range(2):
-        with pytest.raises(ConfigError) as error:
-            load_config(path, cache=cache)
-        said.append(str(error.value))
-    assert cache.exists()
-    assert said[0] == said[1]
-    assert "config.toml:2: [web] port" in said[0]
-
-
-def test_no_place_to_keep_the_parse_costs_nothing_but_the_parse(tmp_path):
-    """No data directory yet (the first start), or one that cannot be written."""
-    path = write(tmp_path, WEB_ON)
-    missing = tmp_path / "no such folder" / CONFIG_CACHE_NAME
-    assert load_config(path, cache=missing).web.port == 8123
-    assert not missing.parent.exists()

@@ -16,14 +16,10 @@ from pathlib import Path
 import pytest
 import serial
 
-from companion.shell.hardware_cli import (
-    add_enrol_arguments,
-    add_scanner_arguments,
-    check_deck,
-    deck_cards,
-    default_tag_map_path,
-    main,
-)
+from companion.shell.commands.__main__ import main
+from companion.shell.commands.enrol import check_deck, deck_cards
+from companion.shell.commands.readers import add_enrol_arguments, add_scanner_arguments
+from companion.shell.devices import default_tag_map_path
 from engine.cards import Card
 from hardware.scanner import rdm6300_frame
 from hardware.tagmap import TagMap
@@ -38,11 +34,11 @@ def tag(number: int) -> str:
 
 
 class Command:
-    """``python -m companion.shell.hardware_cli ...`` with its output read line by line."""
+    """``python -m companion.shell.commands ...`` with its output read line by line."""
 
     def __init__(self, *args: str) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion.shell.hardware_cli", *args],
+            [sys.executable, "-m", "companion.shell.commands", *args],
             cwd=REPO,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -149,7 +145,7 @@ def test_a_port_that_never_existed_fails_at_once_in_one_line(tmp_path, command_n
         [
             sys.executable,
             "-m",
-            "companion.shell.hardware_cli",
+            "companion.shell.commands",
             command_name,
             "--port",
             port,

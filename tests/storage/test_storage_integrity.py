@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from support.faults import finished_games_database
 
-from companion.shell.cli import storage_notice_in_english
+from companion.shell.commands.stored import storage_notice_in_english
 from companion.storage import (
     LEDGER_NAME,
     SCHEMA_VERSION,

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from companion.shell.cli import storage_notice_in_english
+from companion.shell.commands.stored import storage_notice_in_english
 from companion.storage import LEDGER_NAME, Storage, StorageError
 from engine import GameSetup
 from engine.table import SimulatedTable

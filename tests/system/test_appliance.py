@@ -367,17 +367,6 @@ def test_a_hung_loop_is_restarted_by_the_watchdog(appliance: Appliance) -> None:
     assert journal.count("Watchdog timeout") == 1
 
 
-def test_the_configuration_parse_is_kept_beside_the_games(appliance: Appliance) -> None:
-    """After the restarts above, the service keeps its configuration's parse in its state
-    directory (companion/shell/config.py, CONFIG_CACHE_NAME): the service user's file, 0600,
-    holding the configuration's text as it is now (so a start with it skips tomllib)."""
-    kept = "/var/lib/hanabi-companion/config-cache.json"
-    assert appliance.machine.run("stat", "-c", "%a %U", kept).stdout.split() == ["600", "hanabi"]
-    document = json.loads(appliance.machine.run("cat", kept).stdout)
-    assert document["toml"] == appliance.machine.run("cat", CONFIG).stdout
-    assert document["format"] == "hanabi-config-cache/1"
-
-
 def test_stop_is_a_clean_exit(appliance: Appliance) -> None:
     """systemctl stop: SIGTERM → STOPPING=1, exit 0, result success."""
     appliance.machine.run("systemctl", "stop", SERVICE, timeout=120)

@@ -1,38 +1,18 @@
-"""``hanabi-companion scanner`` and ``hanabi-companion enrol``: check the scanner, enrol a deck.
+"""The card readers of the ``scanner`` and ``enrol`` commands: their arguments, started and read.
 
-``scanner`` prints one JSON line per read, to check the wiring before a game::
-
-    $ hanabi-companion scanner --port /dev/serial0
-    {"tag": "0A1B2C3D4E", "card": "R3"}
-
-Without ``--port`` or ``--device`` it checks every reader of the configuration
-(``--config``, else ``/etc/hanabi-companion/config.toml``) and says which read
-what::
-
-    $ hanabi-companion scanner
-    {"reader": "play", "tag": "0A1B2C3D4E", "card": "R3"}
-    {"reader": "discard", "tag": "0012345678", "card": "B2"}
-
-``enrol`` asks for each card of the deck in turn and records which tag is on
-which card. ``enrol --card R3`` forgets every tag of R3 and asks for each
-copy of R3 again (two for a 3): a lost, damaged or replaced copy is fixed
-without needing its old tag; every other card keeps its tags.
-
-The main CLI wires them in with :func:`add_scanner_arguments`,
-:func:`scanner_command`, :func:`add_enrol_arguments` and
-:func:`enrol_command`; ``python -m companion.shell.hardware_cli`` runs them alone.
+Without ``--port`` or ``--device`` the commands read every reader of the configuration
+(``--config``, else ``/etc/hanabi-companion/config.toml``); a reader's events are read
+from the main thread, with its label, until SIGINT or SIGTERM.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import queue
 import signal
 import sys
 import threading
-from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
@@ -45,55 +25,19 @@ from companion.shell.config import (
     reader_names,
 )
 from companion.shell.devices import default_tag_map_path
-from engine.cards import Card, CardFormatError
 from engine.errors import reason_in_words
-from engine.options import GameOptions, Multicolor
+from engine.options import Multicolor
 from hardware.events import CardScanned, DeviceStatus, InputEvent
 from hardware.keyboard import DeviceGrabbedError, KeyboardReader, NotAnInputDeviceError
 from hardware.scanner import PROTOCOLS, CardScanner, PortInUseError, ScannerError
-from hardware.tagmap import TagMap, TagMapError, card_code_of
+from hardware.tagmap import TagMap, TagMapError
 from hardware.wiring import ScannerProtocol
-
-__all__ = [
-    "add_enrol_arguments",
-    "add_scanner_arguments",
-    "check_deck",
-    "deck_cards",
-    "default_tag_map_path",
-    "enrol_command",
-    "main",
-    "scanner_command",
-]
 
 MULTICOLOR_MODES = tuple(mode.value for mode in Multicolor)
 
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
-
-
-def deck_cards(multicolor: str = "none") -> list[Card]:
-    """Every card of the deck, one entry per copy, in enrolment order.
-
-    >>> [card.code() for card in deck_cards()][:6]
-    ['R1', 'R1', 'R1', 'R2', 'R2', 'R3']
-    >>> len(deck_cards()), len(deck_cards("short")), len(deck_cards("full"))
-    (50, 55, 60)
-    """
-    if multicolor not in MULTICOLOR_MODES:
-        raise ValueError(f"multicolor {multicolor!r} is not one of {', '.join(MULTICOLOR_MODES)}")
-    return GameOptions(multicolor=Multicolor(multicolor)).deck_cards()
-
-
-def check_deck(tag_map: TagMap, multicolor: str = "none") -> list[str]:
-    """What is wrong with an enrolled deck: ``["R3: 1 tag, expected 2", ...]``."""
-    expected = Counter(deck_cards(multicolor))
-    actual = tag_map.counts()
-    problems = []
-    for card in sorted(expected.keys() | actual.keys()):
-        if actual[card] != expected[card]:
-            problems.append(f"{card.code()}: {actual[card]} tags, expected {expected[card]}")
-    return problems
 
 
 # -- arguments ---------------------------------------------------------------
@@ -166,7 +110,7 @@ def add_enrol_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class _NoReaderError(ScannerError):
-    """Neither --port nor --device, and no reader in the configuration."""
+    """The error of no reader: neither --port nor --device, and none in the configuration."""
 
 
 def _readers_asked(args: argparse.Namespace) -> tuple[tuple[ScannerConfig, ...], bool]:
@@ -219,9 +163,9 @@ def _open_reader(
     )
 
 
-class _Reads:
-    """Started readers whose events are read one by one, with the reader's label, until a
-    signal."""
+class Reads:
+    """The started readers, whose events are read one by one with the reader's label until
+    a signal."""
 
     def __init__(
         self,
@@ -272,12 +216,12 @@ class _Reads:
             except queue.Empty:
                 continue
             if isinstance(event, DeviceStatus):
-                _say(event.message, error=True)
+                say(event.message, error=True)
             elif isinstance(event, CardScanned):
                 yield label, event
 
 
-def _say(text: str, *, error: bool = False) -> None:
+def say(text: str, *, error: bool = False) -> None:
     stream = sys.stderr if error else sys.stdout
     print(text, file=stream, flush=True)
 
@@ -330,10 +274,10 @@ def _not_a_reader(reader: ScannerConfig) -> str | None:
     )
 
 
-def _run_with_scanner(
+def run_with_scanner(
     args: argparse.Namespace,
     tag_map: TagMap | None,
-    body: Callable[[_Reads], int],
+    body: Callable[[Reads], int],
     readers: tuple[ScannerConfig, ...],
 ) -> int:
     """Start the readers, run ``body``, stop on SIGINT/SIGTERM; the exit status.
@@ -342,9 +286,9 @@ def _run_with_scanner(
     """
     try:
         tag_maps = [tag_map or _reader_tag_map(args, reader) for reader in readers]
-        reads = _Reads(readers, tag_maps)
+        reads = Reads(readers, tag_maps)
     except (ScannerError, TagMapError) as error:
-        _say(f"error: {error}", error=True)
+        say(f"error: {error}", error=True)
         return EXIT_ERROR
     previous = {sig: signal.signal(sig, reads.stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -353,7 +297,7 @@ def _run_with_scanner(
         reads.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        _say(f"error: {error}", error=True)
+        say(f"error: {error}", error=True)
         return EXIT_ERROR
     try:
         return body(reads)
@@ -368,150 +312,20 @@ def _reader_tag_map(args: argparse.Namespace, reader: ScannerConfig) -> TagMap:
     return TagMap.load(path)
 
 
-def _readers_or_exit(args: argparse.Namespace) -> tuple[tuple[ScannerConfig, ...], bool] | int:
+def readers_or_exit(args: argparse.Namespace) -> tuple[tuple[ScannerConfig, ...], bool] | int:
     """The readers asked for, or the exit status after saying why they cannot be read
     (none asked: a usage error, exit status 2, as argparse's)."""
     try:
         readers, configured = _readers_asked(args)
     except _NoReaderError as error:  # a usage error, as argparse reports them
-        _say(f"hanabi-companion {args.command}: error: {error}", error=True)
+        say(f"hanabi-companion {args.command}: error: {error}", error=True)
         raise SystemExit(EXIT_USAGE) from None
     except (ScannerError, ConfigError) as error:
-        _say(f"error: {error}", error=True)
+        say(f"error: {error}", error=True)
         return EXIT_ERROR
     for reader in readers:  # a path that is no reader at the start: a typo
         problem = _not_a_reader(reader)
         if problem:
-            _say(problem, error=True)
+            say(problem, error=True)
             return EXIT_ERROR
     return readers, configured
-
-
-# -- scanner -----------------------------------------------------------------
-
-
-def scanner_command(args: argparse.Namespace) -> int:
-    """Print ``{"tag": ..., "card": "R3" | null}`` per read until Ctrl-C or SIGTERM; with
-    the configured readers, ``{"reader": "play", "tag": ..., "card": ...}``."""
-    asked = _readers_or_exit(args)
-    if isinstance(asked, int):
-        return asked
-    readers, configured = asked
-
-    def print_reads(reads: _Reads) -> int:
-        for label, read in reads.labelled_reads():
-            card = read.card.code() if read.card is not None else None
-            line = {"tag": read.tag, "card": card}
-            print(json.dumps({"reader": label, **line} if configured else line), flush=True)
-        return EXIT_OK
-
-    return _run_with_scanner(args, None, print_reads, readers)
-
-
-# -- enrol -------------------------------------------------------------------
-
-
-def enrol_command(args: argparse.Namespace) -> int:
-    """Ask for each card (or each copy of ``--card``), read its tag, save the map."""
-    path: Path = args.tag_map or default_tag_map_path(args.data_dir)
-    asked = _readers_or_exit(args)
-    if isinstance(asked, int):
-        return asked
-    readers, _ = asked
-    try:
-        wanted = _cards_to_enrol(args)
-        tag_map = TagMap.load(path) if args.card else TagMap()
-    except (ValueError, TagMapError) as error:
-        _say(f"error: {error}", error=True)
-        return EXIT_ERROR
-    asked_for: list[Card] = []  # the cards asked for, once the readers started
-
-    def enrol_cards(reads: _Reads) -> int:
-        if args.card:
-            forgotten = tag_map.forget_card(wanted[0])
-            _say(f"Re-enrolling {wanted[0].code()}: forgot {len(forgotten)} old tag(s).")
-        else:
-            _say(
-                f"Enrolling a deck of {len(wanted)} cards into {path}."
-                " Ctrl-C aborts (nothing saved)."
-            )
-        asked_for.extend(wanted)
-        stream = reads.reads()
-        for number, card in enumerate(wanted, start=1):
-            if not _enrol_one(stream, tag_map, card, number, len(wanted)):
-                return EXIT_ERROR
-        return EXIT_OK
-
-    status = _run_with_scanner(args, TagMap(), enrol_cards, readers)
-    if status != EXIT_OK:
-        if asked_for:  # else the readers did not start: their one line said why
-            _say("Enrolment aborted: nothing saved.", error=True)
-        return status
-    if not args.card:
-        problems = check_deck(tag_map, args.multicolor)
-        if problems:
-            _say("error: the deck is not complete: " + "; ".join(problems), error=True)
-            return EXIT_ERROR
-    try:
-        tag_map.save(path)
-    except OSError as error:
-        _say(f"error: cannot save {path}: {reason_in_words(error)}", error=True)
-        return EXIT_ERROR
-    _say(f"Saved {len(tag_map)} tags to {path}.")
-    return EXIT_OK
-
-
-def _cards_to_enrol(args: argparse.Namespace) -> list[Card]:
-    deck = deck_cards(args.multicolor)
-    if not args.card:
-        return deck
-    try:
-        card = Card.from_code(args.card)
-    except CardFormatError as error:
-        raise ValueError(f"--card: {error}") from None
-    copies = [known for known in deck if known == card]
-    if not copies:
-        raise ValueError(
-            f"--card: {card.code()} is not in a deck with --multicolor {args.multicolor}"
-        )
-    return copies
-
-
-def _enrol_one(
-    stream: Iterator[CardScanned], tag_map: TagMap, card: Card, number: int, total: int
-) -> bool:
-    """Ask for ``card`` until a usable tag is read; False if stopped first."""
-    _say(f"Scan {card.code()} ({number}/{total}):")
-    for read in stream:
-        if card_code_of(read.tag) is not None:
-            _say(f"{read.tag} is a card code, not a tag: no enrolment needed. Scan {card.code()}:")
-            continue
-        if read.tag in tag_map:
-            known = tag_map.lookup(read.tag)
-            assert known is not None
-            _say(f"Tag {read.tag} is already {known.code()}. Scan {card.code()}:")
-            continue
-        tag_map.enrol(read.tag, card)
-        _say(f"{read.tag} = {card.code()}")
-        return True
-    return False
-
-
-# -- standalone entry point --------------------------------------------------
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m companion.shell.hardware_cli scanner|enrol ...``."""
-    parser = argparse.ArgumentParser(prog="hanabi-companion")
-    commands = parser.add_subparsers(dest="command", required=True)
-    add_scanner_arguments(commands.add_parser("scanner", help="print scanner reads"))
-    add_enrol_arguments(commands.add_parser("enrol", help="enrol a deck of RFID cards"))
-    args = parser.parse_args(argv)
-    from companion.shell.cli import until_the_reader_goes  # `scanner | head -3`, as the main CLI
-
-    command = scanner_command if args.command == "scanner" else enrol_command
-    return until_the_reader_goes(command, args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,114 @@
+"""The ``export`` and ``import`` commands: stored games out as hanabi-log/1 logs, and back in."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from companion.shell.backup import export_all, games, import_logs, read_logs
+from companion.shell.commands.stored import open_storage, storage_to_read
+from companion.storage import DamagedGameError, DataDirLock, StorageError, default_data_dir
+
+
+def export_command(args: argparse.Namespace) -> int:
+    """Print the game in progress (or the given one) as a hanabi-log/1 log."""
+    if args.all is not None:
+        return export_all_command(args)
+    try:
+        storage = storage_to_read(args.data_dir)
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
+    if storage is None:
+        print("hanabi-companion: no game stored yet", file=sys.stderr)
+        return 1
+    try:
+        game_id = args.game if args.game is not None else storage.latest_game_id()
+        if game_id is None:
+            print("hanabi-companion: no game stored yet", file=sys.stderr)
+            return 1
+        try:
+            sys.stdout.write(storage.export(game_id))
+        except DamagedGameError as error:
+            # The part that still replays goes out; the error says where it stops.
+            text, actions = storage.replayable_part(game_id)
+            sys.stdout.write(text)
+            kept = (
+                f"the first {actions} actions, which replay, were printed"
+                if text
+                else ("nothing of it replays")
+            )
+            print(f"hanabi-companion: {error}; {kept}", file=sys.stderr)
+            return 1
+        return 0
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
+    finally:
+        storage.close()
+
+
+def export_all_command(args: argparse.Namespace) -> int:
+    """Write every stored game into a folder, one hanabi-log/1 file each (a backup)."""
+    try:
+        storage = storage_to_read(args.data_dir)  # a backup changes nothing it reads
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
+    if storage is None:
+        print("hanabi-companion: no game stored yet", file=sys.stderr)
+        return 1
+    try:
+        summary = export_all(storage, args.all)
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
+    finally:
+        storage.close()
+    for _, why, kept in summary.damaged:
+        print(
+            f"hanabi-companion: {why}; its first {kept} actions, which replay, were written"
+            " (flagged as damaged)",
+            file=sys.stderr,
+        )
+    for _, why in summary.unreadable:
+        print(f"hanabi-companion: {why}; nothing of it replays, so it has no file", file=sys.stderr)
+    print(f"{games(len(summary.files))} written to {summary.folder}")
+    return 1 if summary.damaged or summary.unreadable else 0
+
+
+def import_command(args: argparse.Namespace) -> int:
+    """Bring games back from hanabi-log/1 files: all of them, or nothing if one is refused."""
+    logs, refusals = read_logs(args.files)  # refereed before the data directory is touched
+    if refusals:
+        for refusal in refusals:
+            print(f"hanabi-companion: {refusal}", file=sys.stderr)
+        print(
+            f"hanabi-companion: nothing was imported: {len(refusals)} file(s) refused",
+            file=sys.stderr,
+        )
+        return max(refusal.code for refusal in refusals)
+    data_dir = args.data_dir or default_data_dir()
+    try:
+        lock = DataDirLock(data_dir)  # not beside a running companion's game
+    except StorageError as error:
+        print(f"hanabi-companion: {error}; stop it first, then import", file=sys.stderr)
+        return 1
+    with lock:
+        storage = open_storage(data_dir)
+        if storage is None:
+            return 1
+        try:
+            summary = import_logs(storage, logs)
+        except StorageError as error:
+            print(f"hanabi-companion: {error}; nothing was imported", file=sys.stderr)
+            return 1
+        finally:
+            storage.close()
+    for path in summary.partial:
+        print(f"{path}: the game was damaged when exported: the part that replays came in")
+    print(
+        f"{games(summary.imported)} imported, {summary.already_stored} already stored"
+        f" (in {data_dir})"
+    )
+    return 0

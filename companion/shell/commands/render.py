@@ -1,0 +1,71 @@
+"""The ``render`` command: the screen the companion shows after a log, drawn into a PNG."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import pygame
+
+from companion.core.controller import Controller, GamePage, Screen, SetupDraft
+from companion.panel.screens import Renderer
+from companion.panel.screens.game import pile_on_table
+from companion.shell.commands.choices import RENDER_PAGES
+from companion.shell.commands.replay import replay_file
+
+
+def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> str | None:
+    """Turn ``controller`` to the page ``name`` (one of :data:`RENDER_PAGES`), as NEXT
+    would; or say in one sentence why this game has no such page on this panel."""
+    game = controller.game
+    assert game is not None
+    at_end = name.startswith("end")
+    if at_end and not game.is_over:
+        return f"--page {name}: the game is not over (its pages: game, discards, actions, hands)"
+    if not at_end and game.is_over:
+        return f"--page {name}: the game is over (its pages: end, end-discards, end-actions)"
+    page = GamePage(RENDER_PAGES[name])
+    controller.screen = Screen.END if at_end else Screen.GAME
+    controller.pile_on_table = pile_on_table(size)
+    if page not in controller.pages:
+        if page is GamePage.HANDS:
+            return "--page hands: this game does not keep hand memory"
+        width, height = size
+        return (
+            f"--page discards: at {width}x{height} the discard pile is on the game page"
+            " (--page game)"
+        )
+    controller.page = page
+    return None
+
+
+def render_command(args: argparse.Namespace) -> int:
+    """Draw the screen the companion shows after a log, into a PNG, without a display."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    game = replay_file(args.log)
+    if isinstance(game, int):
+        return game
+    folder = Path(args.out).parent
+    if not folder.is_dir():
+        print(
+            f"hanabi-companion: cannot write {args.out}: the folder {folder} does not exist",
+            file=sys.stderr,
+        )
+        return 1
+    pygame.font.init()
+    surface = pygame.Surface(args.size)
+    controller = Controller(SetupDraft(language=args.lang), game)
+    if args.page is not None:
+        problem = turn_to_page(controller, args.page, args.size)
+        if problem:
+            print(f"hanabi-companion: {problem}", file=sys.stderr)
+            return 2
+    Renderer(args.size).draw(surface, controller)
+    try:
+        pygame.image.save(surface, str(args.out))
+    except (OSError, pygame.error) as error:  # unwritable, a full disk, an unknown suffix
+        print(f"hanabi-companion: cannot write {args.out}: {error}", file=sys.stderr)
+        return 1
+    return 0
