@@ -149,7 +149,7 @@ def run_command(args: argparse.Namespace) -> int:
     config = _load_config(args.config, cache=data_dir / CONFIG_CACHE_NAME)
     if config is None:
         return 2
-    from companion.core.controller import SetupDraft
+    from companion.core.controller import SetupDraft, StartupNotice
     from companion.shell.app import draft_from_config, resume, storage_notice
 
     try:
@@ -174,7 +174,7 @@ def run_command(args: argparse.Namespace) -> int:
             storage.close()
             return 1
         notices = [storage_notice(storage, draft.language), controller.notice]
-        controller.notice = " · ".join(filter(None, notices)) or None
+        controller.handle(StartupNotice(" · ".join(filter(None, notices)) or None))
         from companion.shell.no_tls import without_tls
 
         with without_tls():  # the server, the keyboard reader's evdev: no OpenSSL loaded
@@ -189,6 +189,7 @@ def _run_app(
     game_id: int | None,
 ) -> int:
     """Open the screen and the devices, and run the loop until it stops."""
+    from companion.core.controller import StartupNotice
     from companion.panel.display import DisplayError, open_display
     from companion.shell.app import App
     from companion.shell.config import panel_size_problem
@@ -225,7 +226,8 @@ def _run_app(
         with open_devices(config, app.inbox.emit, options) as devices:
             if devices.notices:
                 startup = controller.notice
-                controller.notice = " · ".join([*devices.notices, *filter(None, [startup])])
+                notice = " · ".join([*devices.notices, *filter(None, [startup])])
+                controller.handle(StartupNotice(notice))
             if devices.panel is not None:
                 app.on_tokens = devices.panel.show_tokens
                 app.on_beep = devices.panel.beep
@@ -254,7 +256,7 @@ RENDER_PAGES = {
 def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> str | None:
     """Turn ``controller`` to the page ``name`` (one of :data:`RENDER_PAGES`), as NEXT
     would; or say in one sentence why this game has no such page on this panel."""
-    from companion.core.controller import GamePage, Screen
+    from companion.core.controller import GamePage, PanelLayout, Screen
     from companion.panel.screens.game import pile_on_table
 
     game = controller.game
@@ -266,7 +268,7 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
         return f"--page {name}: the game is over (its pages: end, end-discards, end-actions)"
     page = GamePage(RENDER_PAGES[name])
     controller.screen = Screen.END if at_end else Screen.GAME
-    controller.pile_on_table = pile_on_table(size)
+    controller.handle(PanelLayout(pile_on_table(size)))
     if page not in controller.pages:
         if page is GamePage.HANDS:
             return "--page hands: this game does not keep hand memory"
@@ -458,7 +460,9 @@ def history_command(args: argparse.Namespace) -> int:
         return 0
     try:
         try:
-            page = storage.history_page(skip=(args.page - 1) * HISTORY_PAGE, limit=HISTORY_PAGE)
+            page = storage.history_page(
+                skip=(args.page - 1) * HISTORY_LIST_PAGE, limit=HISTORY_LIST_PAGE
+            )
         except StorageError as error:
             print(f"hanabi-companion: {error}", file=sys.stderr)
             return 1
@@ -498,7 +502,7 @@ def history_command(args: argparse.Namespace) -> int:
 
 
 #: Games `history` lists at a time (`--page N` for older ones).
-HISTORY_PAGE = 20
+HISTORY_LIST_PAGE = 20
 
 
 def page_number(text: str) -> int:
@@ -613,7 +617,7 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
         "--page",
         type=page_number,
         default=1,
-        help=f"which {HISTORY_PAGE} games, newest first (default: 1, the latest)",
+        help=f"which {HISTORY_LIST_PAGE} games, newest first (default: 1, the latest)",
     )
     history.set_defaults(handler=history_command)
 

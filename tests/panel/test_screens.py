@@ -20,6 +20,7 @@ from companion.core.controller import (
     GamePage,
     Happened,
     Info,
+    PanelLayout,
     Refused,
     Screen,
     SetupDraft,
@@ -402,7 +403,9 @@ def test_a_tall_portrait_panel_shows_the_discard_pile_on_the_game_screen():
     assert pile and status and pile[0].bottom < status[0].top
     # one pile view, not two: NEXT turns from the table to the actions
     c = Controller(SetupDraft(players=3), mid_game())
-    Renderer((480, 800), strict=True).draw(pygame.Surface((480, 800)), c)
+    tall = Renderer((480, 800), strict=True)
+    tall.draw(pygame.Surface((480, 800)), c)
+    c.handle(PanelLayout(tall.pile_on_table))  # as the app tells it after a frame
     assert GamePage.DISCARDS not in c.pages
     c.handle(Press(Key.NEXT))
     assert c.page is GamePage.ACTIONS

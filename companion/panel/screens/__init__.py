@@ -74,6 +74,10 @@ class Renderer:
         self.kit = Kit(size, strict=strict)
         self._veil = pygame.Surface(size, pygame.SRCALPHA)
         self._veil.fill((0, 0, 0, 170))
+        #: Whether the last frame showed the discard pile on the table page (a wide or a
+        #: tall drawing area): then the pile has no page of its own. The app tells the
+        #: controller (:class:`~companion.core.results.PanelLayout`); drawing only reads it.
+        self.pile_on_table = game.pile_on_table(size)
 
     @property
     def texts(self) -> list[Drawn]:
@@ -119,8 +123,9 @@ class Renderer:
         kit.origin = (0, banner_h)
         kit.width, kit.height = area.size
         canvas = surface.subsurface(area)
-        # the panel decides whether the discard pile has a page of its own (NEXT)
-        controller.pile_on_table = game.pile_on_table(area.size)
+        # the panel decides whether the discard pile has a page of its own (NEXT): kept
+        # here, read by the game screen and told to the controller by the app
+        self.pile_on_table = game.pile_on_table(area.size)
         screen = controller.screen
         if screen in NEEDS_GAME and controller.game is None:
             screen = Screen.SETUP
