@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pygame
@@ -686,18 +684,3 @@ def test_every_screen_has_a_drawer_in_its_own_module():
         draw = drawer(screen)
         assert callable(draw), screen
         assert (draw.__module__, draw.__name__) == (f"companion.panel.screens.{module}", function)
-
-
-def test_a_screen_module_is_imported_when_its_screen_is_first_drawn():
-    """The app imports the game screen's modules only: the set-up, menu, history, help,
-    entry, end, phones and undo screens are imported the first time they are drawn."""
-    code = (
-        "import sys, companion.shell.app\n"
-        "print(' '.join(sorted(n for n in sys.modules"
-        " if n.startswith('companion.panel.screens.'))))"
-    )
-    said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    imported = set(said.stdout.split())
-    assert imported >= {"companion.panel.screens.game", "companion.panel.screens.kit"}
-    later = {"lists", "history", "help", "entry", "end", "phones", "undo"}
-    assert imported.isdisjoint(f"companion.panel.screens.{name}" for name in later)
