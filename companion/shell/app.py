@@ -27,17 +27,28 @@ from msgspec import Struct, field
 
 from companion.core import i18n
 from companion.core.controller import (
-    HISTORY_PAGE,
+    HISTORY_SCREEN_PAGE,
     Beep,
     Controller,
     Effect,
     FinishGame,
+    GameLoaded,
+    GameUnreadable,
+    HistoryLoaded,
+    HistoryUnreadable,
     Info,
     LoadHistory,
     NewPairingCode,
     NewTableCode,
+    NotStored,
+    PairingCodeMade,
     PairPhone,
+    PanelLayout,
+    PhonePaired,
+    PhoneRemoved,
     PhoneReply,
+    PhonesLoaded,
+    PhonesServed,
     Quit,
     RecordAction,
     RecordUndo,
@@ -45,6 +56,7 @@ from companion.core.controller import (
     SaveSettings,
     SetupDraft,
     StartGame,
+    StartupNotice,
     UnpairPhone,
     message_words,
 )
@@ -65,6 +77,7 @@ from companion.vocabulary.phone import (
     new_pairing_code,
 )
 from companion.vocabulary.records import GameStatus
+from companion.web.answers import http_status
 from engine.actions import Action
 from engine.game import Game
 from engine.setup import GameSetup
@@ -126,7 +139,7 @@ def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]
             with contextlib.suppress(StorageError):
                 storage.finish(game_id, game)
     controller = Controller(draft, game, clock=utc_now)
-    controller.notice = notice
+    controller.handle(StartupNotice(notice))
     return controller, game_id
 
 
@@ -282,6 +295,9 @@ class App:
 
     def draw(self) -> None:
         self.targets = self.renderer.draw(self.display.surface, self.controller)
+        # the panel's layout decides whether the discard pile has a page of its own
+        if self.renderer.pile_on_table != self.controller.pile_on_table:
+            self.controller.handle(PanelLayout(self.renderer.pile_on_table))
         self.display.present()
         self.dirty = False
         self.frames += 1
@@ -294,10 +310,10 @@ class App:
     def attach_web(self, web: WebLink) -> None:
         """Serve the page for phones: the server starts after the first frame."""
         self.web = web
-        self.controller.phones_url = web.url
+        self.controller.handle(PhonesServed(web.url))
         web.inbox = self.inbox.emit
         try:  # the phones paired with the table (a damaged table of them: none, said once)
-            self.controller.paired = self.storage.paired_phones()
+            self.controller.handle(PhonesLoaded(self.storage.paired_phones()))
         except StorageError as error:
             log.warning("%s: no phone can enter actions until they are paired again", error)
         self.publish_phones()
@@ -439,7 +455,7 @@ class App:
             words = i18n.preview_words(lang, reply.preview, names)
         else:
             words = message_words(lang, reply.message, names)
-        return Answer(reply.ok, reply.status, words, reply.actions)
+        return Answer(reply.ok, http_status(reply.outcome), words, reply.actions)
 
     def receipt(self, reply: PhoneReply) -> tuple[PhoneReceipt | None, Answer]:
         """The answer a phone is given, and what the database keeps of it with its request
@@ -456,19 +472,14 @@ class App:
         lang = self.controller.language
         name = clean_name(request.name) or i18n.tr(lang, "phones")
         phone = self.storage.pair_phone(name, request.token_hash)
-        self.controller.paired[request.token_hash] = phone
+        self.controller.handle(PhonePaired(request.token_hash, phone))
         self.publish_phones()
         words = i18n.tr(lang, "phone_paired", name=phone.name)
-        self.controller.message = Info("phone_paired", (("name", phone.name),))
         request.reply(Answer(True, 200, words, name=phone.name))
 
     def unpair_phone(self, phone_id: int) -> None:
         self.storage.remove_phone(phone_id)
-        paired = self.controller.paired
-        for token_hash, phone in list(paired.items()):
-            if phone.id == phone_id:
-                del paired[token_hash]
-                self.controller.message = Info("phone_removed", (("name", phone.name),))
+        self.controller.handle(PhoneRemoved(phone_id))
         self.publish_phones()
 
     def publish_phones(self) -> None:
@@ -509,7 +520,7 @@ class App:
         except StorageError as error:
             log.warning("%s", error)
             game = None if before is None else Game.replay(*before)
-        self.controller.take_back(game, message or Info("storage_full"))
+        self.controller.handle(NotStored(game, message or Info("storage_full")))
 
     def show_tokens(self) -> None:
         """Light the token LEDs (if any) for the game on screen."""
@@ -524,29 +535,25 @@ class App:
             stored = self.storage.reopen(game_id)
         except DamagedGameError as error:
             log.warning("%s", error)
-            self.controller.message = Info("game_damaged_kept_aside", (("game", game_id),))
+            self.controller.handle(GameUnreadable(game_id))
             return
         self.game_id = game_id
-        self.controller.take_up(Game.replay(stored.setup, stored.actions))
+        self.controller.handle(GameLoaded(Game.replay(stored.setup, stored.actions)))
         self.show_tokens()
 
     def load_history(self, before: int | None) -> None:
         """Read a page of the history (its first, with the statistics, or the one after game
         ``before``): a page costs the same however many games are stored."""
-        controller = self.controller
         try:
-            page = self.storage.history_page(before=before, limit=HISTORY_PAGE)
+            page = self.storage.history_page(before=before, limit=HISTORY_SCREEN_PAGE)
             stats = self.storage.stats() if before is None else None
         except StorageFullError:
             raise
         except StorageError as error:  # damaged games are rows; this is the whole file
             log.warning("%s", error)
-            if before is None:
-                controller.history = ([], [])
-            controller.history_more = False  # the games read so far stay listed
-            controller.message = Info("history_unreadable")
+            self.controller.handle(HistoryUnreadable(first=before is None))
             return
-        controller.show_history_page(page.rows, page.more, stats)
+        self.controller.handle(HistoryLoaded(page.rows, page.more, stats))
 
     def carry_out(self, effect: Effect) -> None:
         """Do one effect. Storage writes commit before returning: nothing shows unsaved."""
@@ -576,8 +583,7 @@ class App:
         elif isinstance(effect, UnpairPhone):
             self.unpair_phone(effect.phone_id)
         elif isinstance(effect, NewPairingCode):
-            self.controller.pairing_code = new_pairing_code()
-            self.controller.pairing_tries = 0
+            self.controller.handle(PairingCodeMade(new_pairing_code()))
         elif isinstance(effect, FinishGame):
             assert self.game_id is not None and self.controller.game is not None
             storage.finish(self.game_id, self.controller.game)
@@ -590,8 +596,7 @@ class App:
         elif isinstance(effect, NewTableCode):
             if self.web is not None:
                 self.web.renew_code()
-                self.controller.phones_url = self.web.url
-                self.controller.message = Info("phones_new_code_done")
+                self.controller.handle(PhonesServed(self.web.url, renewed=True))
         elif isinstance(effect, Quit):
             self.running = False
         elif isinstance(effect, Beep) and self.on_beep is not None:

@@ -15,9 +15,14 @@ from typing import NoReturn
 
 from companion.core.i18n import LANGUAGES
 from companion.shell.broken_pipe import until_the_reader_goes
-from companion.shell.commands.choices import HISTORY_PAGE, RENDER_PAGES, page_number, parse_size
+from companion.shell.commands.choices import (
+    HISTORY_LIST_PAGE,
+    RENDER_PAGES,
+    page_number,
+    parse_size,
+)
 
-__all__ = ["HISTORY_PAGE", "build_parser", "main", "parse_size"]
+__all__ = ["HISTORY_LIST_PAGE", "build_parser", "main", "parse_size"]
 
 #: A command line argparse refuses (an unknown option, a value that is not one).
 EXIT_USAGE = 2
@@ -115,7 +120,7 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
         "--page",
         type=page_number,
         default=1,
-        help=f"which {HISTORY_PAGE} games, newest first (default: 1, the latest)",
+        help=f"which {HISTORY_LIST_PAGE} games, newest first (default: 1, the latest)",
     )
 
     replay = commands.add_parser("replay", help="apply game logs and print their summaries")

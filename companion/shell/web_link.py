@@ -64,8 +64,8 @@ class WebLink:
         return page_url(self.address, self.port, self.code)
 
     def frame(self, controller: Controller, game_id: int | None) -> None:
-        """After a frame: publish the table if it changed; the first time, start serving."""
-        controller.phones_url = self.url
+        """After a frame: publish the table if it changed; the first time, start serving.
+        Only reads the controller (the app told it the URL: PhonesServed)."""
         game = controller.game
         key = (
             game_id,

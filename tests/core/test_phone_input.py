@@ -50,6 +50,7 @@ from companion.vocabulary.phone import (
     move_to_json,
     parse_move,
 )
+from companion.web.answers import http_status
 from companion.web.server import PAIR_TRIES_PER_ADDRESS, TOKEN_HEADER
 from engine import Card, GameSetup
 from engine.actions import Discard, Hint, Play
@@ -153,7 +154,7 @@ def test_a_move_made_on_a_position_the_table_left_is_refused_in_words():
     controller = controller_with(Game(memory_setup()))
     controller.handle(move(0, Hint(to=1, rank=1, slots=(1,))))
     (reply,) = controller.handle(move(0, Play(Card.from_code("B1"), slot=4)))
-    assert isinstance(reply, PhoneReply) and not reply.ok and reply.status == 409
+    assert isinstance(reply, PhoneReply) and not reply.ok and http_status(reply.outcome) == 409
     words = message_words("en", reply.message, controller.names)
     assert words == "Already recorded: Ann told Bo: 1s, slot 1. Look again."
     assert controller.game is not None and len(controller.game.actions) == 1
@@ -163,10 +164,10 @@ def test_an_unpaired_or_removed_phone_can_do_nothing():
     """Rule: only a paired phone's token acts; removing it revokes it at once."""
     controller = controller_with(Game(memory_setup()))
     (reply,) = controller.handle(move(0, Hint(to=1, rank=1, slots=(1,)), token=b"other"))
-    assert isinstance(reply, PhoneReply) and reply.status == 401
+    assert isinstance(reply, PhoneReply) and http_status(reply.outcome) == 401
     controller.paired = {}
     (reply,) = controller.handle(move(0, Hint(to=1, rank=1, slots=(1,))))
-    assert isinstance(reply, PhoneReply) and reply.status == 401
+    assert isinstance(reply, PhoneReply) and http_status(reply.outcome) == 401
     assert controller.game is not None and not controller.game.actions
 
 
@@ -188,11 +189,11 @@ def test_pairing_needs_the_code_the_open_phones_page_shows():
     controller = controller_with(Game(memory_setup()))
     controller.pairing_code = "123456"
     (closed,) = controller.handle(PhonePair("123456", "Bo", b"t"))
-    assert isinstance(closed, PhoneReply) and closed.status == 403
+    assert isinstance(closed, PhoneReply) and http_status(closed.outcome) == 403
     controller.handle(Press(Key.MENU))
     assert isinstance(controller.choose_menu("phones")[0], NewPairingCode)
     effects = [controller.handle(PhonePair("000000", "Bo", b"t")) for _ in range(PAIRING_TRIES)]
-    assert all(isinstance(e[0], PhoneReply) and e[0].status == 403 for e in effects)
+    assert all(isinstance(e[0], PhoneReply) and http_status(e[0].outcome) == 403 for e in effects)
     assert isinstance(effects[-1][-1], NewPairingCode)
     controller.pairing_tries = 0
     (paired,) = controller.handle(PhonePair("123456", "Bo", b"t"))

@@ -16,7 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.core.controller import (
-    HISTORY_PAGE,
+    HISTORY_SCREEN_PAGE as HISTORY_PAGE,
+)
+from companion.core.controller import (
     Controller,
     LoadHistory,
     Screen,
@@ -24,7 +26,7 @@ from companion.core.controller import (
 )
 from companion.panel.display import open_display
 from companion.shell.app import App, resume
-from companion.shell.cli import HISTORY_PAGE as CLI_PAGE
+from companion.shell.cli import HISTORY_LIST_PAGE as CLI_PAGE
 from companion.shell.cli import main
 from companion.storage import (
     LEDGER_NAME,

@@ -20,7 +20,7 @@ import pygame
 import pytest
 
 from companion.core import i18n
-from companion.core.controller import Controller, GamePage, Screen, SetupDraft
+from companion.core.controller import Controller, GamePage, PanelLayout, Screen, SetupDraft
 from companion.panel.screens import SUIT_RGB, Renderer, hand
 from companion.panel.screens.game import pile_on_table
 from companion.panel.screens.kit import DARK_INK, Kit
@@ -131,6 +131,7 @@ def test_a_wide_panel_shows_one_pile_not_two():
     renderer = Renderer((800, 480), strict=True)
     surface = pygame.Surface((800, 480))
     renderer.draw(surface, controller)
+    controller.handle(PanelLayout(renderer.pile_on_table))  # as the app tells it
     assert len(renderer.kit.pile) == len(game.position.discards)
     controller.handle(pygame_next())
     assert controller.page is GamePage.ACTIONS

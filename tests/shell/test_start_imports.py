@@ -52,8 +52,6 @@ NOT_BEFORE_THE_FIRST_FRAME = {
     "hmac": "a phone's pairing",
     "ssl": "no TLS anywhere (companion/shell/no_tls.py)",
     "_ssl": "the same",
-    "companion.panel.screens.lists": "the set-up and menu screens, imported when first shown",
-    "companion.panel.screens.history": "the history screen, imported when first shown",
     "hashlib": "a phone's pairing (the stored games' links use _blake2, hashlib's own)",
 }
 

@@ -10,13 +10,12 @@ input event a tap there means), so the touch screen speaks the buttons' vocabula
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
 import pygame
 
 from companion.core.controller import Controller, Screen
-from companion.panel.screens import game
+from companion.panel.screens import end, entry, game, help, history, lists, phones, undo
 from companion.panel.screens.kit import (
     BACKGROUND,
     DARK_INK,
@@ -34,8 +33,7 @@ from companion.panel.screens.kit import (
 Draw = Callable[[Kit, pygame.Surface, Controller], None]
 
 #: What draws each screen: its module in this package and the module's function (the
-#: undo question is drawn over the game screen). A screen's module is imported the first
-#: time the screen is drawn: the first frame imports its own screen's only.
+#: undo question is drawn over the game screen).
 SCREENS: dict[Screen, tuple[str, str]] = {
     Screen.SETUP: ("lists", "draw_setup"),
     Screen.GAME: ("game", "draw"),
@@ -49,11 +47,24 @@ SCREENS: dict[Screen, tuple[str, str]] = {
 }
 
 
+#: The screens' modules, by their name in :data:`SCREENS`: imported with this package
+#: (a lazy import of each measured no more than 5% of the start: not worth a second
+#: way of importing).
+MODULES = {
+    "lists": lists,
+    "game": game,
+    "entry": entry,
+    "end": end,
+    "history": history,
+    "help": help,
+    "phones": phones,
+}
+
+
 def drawer(screen: Screen) -> Draw:
-    """The function that draws ``screen`` (:data:`SCREENS`), its module imported the
-    first time it is asked for."""
+    """The function that draws ``screen`` (:data:`SCREENS`)."""
     module, function = SCREENS[screen]
-    draw: Draw = getattr(importlib.import_module(f"{__name__}.{module}"), function)
+    draw: Draw = getattr(MODULES[module], function)
     return draw
 
 
@@ -74,6 +85,10 @@ class Renderer:
         self.kit = Kit(size, strict=strict)
         self._veil = pygame.Surface(size, pygame.SRCALPHA)
         self._veil.fill((0, 0, 0, 170))
+        #: Whether the last frame showed the discard pile on the table page (a wide or a
+        #: tall drawing area): then the pile has no page of its own. The app tells the
+        #: controller (:class:`~companion.core.results.PanelLayout`); drawing only reads it.
+        self.pile_on_table = game.pile_on_table(size)
 
     @property
     def texts(self) -> list[Drawn]:
@@ -119,15 +134,14 @@ class Renderer:
         kit.origin = (0, banner_h)
         kit.width, kit.height = area.size
         canvas = surface.subsurface(area)
-        # the panel decides whether the discard pile has a page of its own (NEXT)
-        controller.pile_on_table = game.pile_on_table(area.size)
+        # the panel decides whether the discard pile has a page of its own (NEXT): kept
+        # here, read by the game screen and told to the controller by the app
+        self.pile_on_table = game.pile_on_table(area.size)
         screen = controller.screen
         if screen in NEEDS_GAME and controller.game is None:
             screen = Screen.SETUP
         drawer(screen)(kit, canvas, controller)
         if screen is Screen.UNDO:
-            from companion.panel.screens import undo  # with its screen, as drawer() does
-
             undo.draw(kit, canvas, controller, self._veil)
         kit.origin = (0, 0)
         kit.width, kit.height = self.size

@@ -67,7 +67,7 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     if controller.hand_memory and page is GamePage.HANDS:
         draw_hands_page(kit, surface, controller)
         return
-    if page is GamePage.DISCARDS and controller.pile_on_table:
+    if page is GamePage.DISCARDS and pile_on_table((kit.width, kit.height)):
         page = GamePage.TABLE  # the table shows the pile: one pile view, not two
     # The roomy layout first; on a panel where the fireworks would not fit (five long
     # names in the final round at 320x240), the compact one: the fuses and the draw

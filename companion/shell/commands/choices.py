@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 
 #: Games `history` lists at a time (`--page N` for older ones).
-HISTORY_PAGE = 20
+HISTORY_LIST_PAGE = 20
 
 #: The pages ``render --page`` draws: the game screen's, then the end screen's.
 #: Each name's page (a :class:`~companion.core.controller.GamePage` value); ``end…`` on the

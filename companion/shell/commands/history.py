@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.shell.commands.choices import HISTORY_PAGE
+from companion.shell.commands.choices import HISTORY_LIST_PAGE
 from companion.shell.commands.stored import storage_to_read
 from companion.storage import StorageError
 from companion.vocabulary.records import GameStatus, HistoryRow
@@ -27,7 +27,9 @@ def history_command(args: argparse.Namespace) -> int:
         return 0
     try:
         try:
-            page = storage.history_page(skip=(args.page - 1) * HISTORY_PAGE, limit=HISTORY_PAGE)
+            page = storage.history_page(
+                skip=(args.page - 1) * HISTORY_LIST_PAGE, limit=HISTORY_LIST_PAGE
+            )
         except StorageError as error:
             print(f"hanabi-companion: {error}", file=sys.stderr)
             return 1

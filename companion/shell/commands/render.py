@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pygame
 
-from companion.core.controller import Controller, GamePage, Screen, SetupDraft
+from companion.core.controller import Controller, GamePage, PanelLayout, Screen, SetupDraft
 from companion.panel.screens import Renderer
 from companion.panel.screens.game import pile_on_table
 from companion.shell.commands.choices import RENDER_PAGES
@@ -28,7 +28,7 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
         return f"--page {name}: the game is over (its pages: end, end-discards, end-actions)"
     page = GamePage(RENDER_PAGES[name])
     controller.screen = Screen.END if at_end else Screen.GAME
-    controller.pile_on_table = pile_on_table(size)
+    controller.handle(PanelLayout(pile_on_table(size)))
     if page not in controller.pages:
         if page is GamePage.HANDS:
             return "--page hands: this game does not keep hand memory"

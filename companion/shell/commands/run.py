@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from companion.core.controller import Controller, SetupDraft
+from companion.core.controller import Controller, SetupDraft, StartupNotice
 from companion.panel.display import DisplayError, open_display
 from companion.shell import sdnotify
 from companion.shell.app import App, draft_from_config, resume, storage_notice
@@ -61,7 +61,7 @@ def run_command(args: argparse.Namespace) -> int:
             storage.close()
             return 1
         notices = [storage_notice(storage, draft.language), controller.notice]
-        controller.notice = " · ".join(filter(None, notices)) or None
+        controller.handle(StartupNotice(" · ".join(filter(None, notices)) or None))
         with without_tls():  # the server, the keyboard reader's evdev: no OpenSSL loaded
             return _run_app(args, config, storage, controller, game_id)
 
@@ -121,7 +121,8 @@ def _run_app(
         with open_devices(config, app.inbox.emit, options) as devices:
             if devices.notices:
                 startup = controller.notice
-                controller.notice = " · ".join([*devices.notices, *filter(None, [startup])])
+                notice = " · ".join([*devices.notices, *filter(None, [startup])])
+                controller.handle(StartupNotice(notice))
             if devices.panel is not None:
                 app.on_tokens = devices.panel.show_tokens
                 app.on_beep = devices.panel.beep

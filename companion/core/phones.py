@@ -1,0 +1,178 @@
+"""Phones at the table: their moves (an action, an undo, a preview), their pairing, and
+the Phones page of the panel.
+
+:class:`PhonesFlow` is the controller's mixin for them (a flow over
+:class:`~companion.core.state.ControllerState`). A phone's request is judged as the
+panel's entry is, against the position the phone saw, and answered with a
+:class:`~companion.core.effects.PhoneReply` and its
+:class:`~companion.core.effects.PhoneOutcome`; an accepted action goes through the one
+record path, :meth:`~companion.core.state.ControllerState._record`.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from companion.core import i18n
+from companion.core.effects import (
+    Effect,
+    Info,
+    NewPairingCode,
+    NewTableCode,
+    PairPhone,
+    PhoneOutcome,
+    PhoneReply,
+    Refused,
+    Undone,
+    UnpairPhone,
+)
+from companion.core.results import (
+    PairingCodeMade,
+    PhonePaired,
+    PhoneRemoved,
+    PhonesLoaded,
+    PhonesServed,
+)
+from companion.core.state import ControllerState, Screen
+from companion.vocabulary.phone import PAIRING_TRIES, PairedPhone, PhoneMove, PhonePair
+from engine.errors import IllegalAction
+from hardware.events import InputEvent, Key, Press, Select
+
+#: The Phones page's button that makes a new table code.
+NEW_CODE = Select("phones_new_code")
+#: The Phones page's button that removes a paired phone: this, then the phone's id.
+REMOVE_PHONE = "remove_phone:"
+
+PhonesResult = PhonesServed | PhonesLoaded | PhonePaired | PhoneRemoved | PairingCodeMade
+
+
+class PhonesFlow(ControllerState):
+    """A paired phone's moves, a phone's pairing, and the Phones page's keys."""
+
+    def _phone_move(self, move: PhoneMove) -> list[Effect]:
+        """A paired phone's action, undo or preview: checked as the panel's, against the
+        position the phone saw; answered (and, accepted, recorded) by the app."""
+        phone = self.paired.get(move.token_hash)
+        if phone is None:
+            return [PhoneReply(move, 0, Info("phone_not_paired"), PhoneOutcome.NOT_PAIRED)]
+        game = self.game
+        keep = not move.preview_only
+        if game is None:
+            no_game = PhoneOutcome.NO_GAME
+            return [PhoneReply(move, phone.id, Info("phone_no_game"), no_game, keep=keep)]
+        count = len(game.actions)
+        if move.position != count:
+            if move.position < count:
+                what = i18n.describe_event(self.language, game.events[-1], game.setup.names)
+                moved: Info = Info("phone_moved_on", (("what", what),))
+            else:
+                moved = Info("phone_moved_back")
+            stale = PhoneOutcome.STALE
+            return [PhoneReply(move, phone.id, moved, stale, count, keep=keep)]
+        if move.action is None:
+            return self._phone_undo(move, phone)
+        action = replace(move.action, player=game.position.current)
+        if move.preview_only:
+            try:
+                event = game.preview(action)
+            except IllegalAction as error:
+                refused = PhoneOutcome.PREVIEW_REFUSED
+                return [PhoneReply(move, phone.id, Refused(error), refused, count)]
+            previewed = PhoneOutcome.PREVIEWED
+            return [PhoneReply(move, phone.id, None, previewed, count, preview=event)]
+        return self._record(action, phone, move)
+
+    def _phone_undo(self, move: PhoneMove, phone: PairedPhone) -> list[Effect]:
+        """A phone's undo (or its preview): the last action taken back, if there is one."""
+        game = self.game
+        assert game is not None
+        if not game.actions:
+            keep = not move.preview_only
+            nothing = PhoneOutcome.NOTHING_TO_UNDO
+            return [PhoneReply(move, phone.id, Info("undo_nothing"), nothing, 0, keep=keep)]
+        if move.preview_only:
+            message = Undone(game.events[-1], by=phone.name)
+            previewed = PhoneOutcome.PREVIEWED
+            return [PhoneReply(move, phone.id, message, previewed, len(game.actions))]
+        return [self._undo(phone, move)]
+
+    def _phone_pair(self, request: PhonePair) -> list[Effect]:
+        """Pairing needs the code the Phones page shows, while it shows it: someone at
+        the table opened it. Too many wrong codes and the page shows a new one."""
+        code = self.pairing_code
+        if self.screen is not Screen.PHONES or code is None:
+            closed = PhoneOutcome.PAGE_CLOSED
+            return [PhoneReply(request, 0, Info("phone_pair_page_closed"), closed)]
+        import hmac  # a phone pairing: not at start
+
+        if not hmac.compare_digest(request.code.encode(), code.encode()):
+            self.pairing_tries += 1
+            wrong = PhoneReply(request, 0, Info("phone_pair_wrong"), PhoneOutcome.WRONG_CODE)
+            effects: list[Effect] = [wrong]
+            if self.pairing_tries >= PAIRING_TRIES:
+                effects.append(NewPairingCode())
+            return effects
+        return [PairPhone(request)]
+
+    def _apply_phones(self, result: PhonesResult) -> None:
+        """The app's answer about the phones: served, loaded, paired, removed, a code."""
+        if isinstance(result, PhonesServed):
+            self.phones_url = result.url
+            if result.renewed:
+                self.message = Info("phones_new_code_done")
+        elif isinstance(result, PhonesLoaded):
+            self.paired = dict(result.paired)
+        elif isinstance(result, PhonePaired):
+            self.paired[result.token_hash] = result.phone
+            self.message = Info("phone_paired", (("name", result.phone.name),))
+        elif isinstance(result, PhoneRemoved):
+            for token_hash, phone in list(self.paired.items()):
+                if phone.id == result.phone_id:
+                    del self.paired[token_hash]
+                    self.message = Info("phone_removed", (("name", phone.name),))
+        else:
+            self.pairing_code = result.code
+            self.pairing_tries = 0
+
+    def paired_phones(self) -> list[PairedPhone]:
+        """The paired phones as the Phones page lists them: the first paired first."""
+        return sorted(self.paired.values(), key=lambda phone: phone.id)
+
+    def focused_phone(self) -> PairedPhone | None:
+        """The paired phone at the Phones page's focus; None: the page shows its code.
+        A phone removed meanwhile moves the focus to the one listed after it (or before
+        it, the last one gone; none left: back to the code)."""
+        phones = self.paired_phones()
+        if self.phone_focus is None or not phones:
+            return None
+        return phones[min(self.phone_focus, len(phones) - 1)]
+
+    def _on_phones(self, event: InputEvent) -> list[Effect]:
+        """The Phones page: its pairing code, then (NEXT, PREVIOUS, round) each paired
+        phone in turn, listed; OK removes the phone at the focus, and on the code goes
+        back, as BACK does (BACK on the list: to the code). Its buttons make a new table
+        code and remove a paired phone (a tap on one, wherever the focus is)."""
+        if event == NEW_CODE and self.phones_url is not None:
+            return [NewTableCode()]
+        if isinstance(event, Select) and event.target.startswith(REMOVE_PHONE):
+            phone_id = event.target.removeprefix(REMOVE_PHONE)
+            if phone_id.isdigit() and any(p.id == int(phone_id) for p in self.paired.values()):
+                return [UnpairPhone(int(phone_id))]
+            return []
+        if not isinstance(event, Press):
+            return []
+        focused, phones = self.focused_phone(), self.paired_phones()
+        self.phone_focus = None if focused is None else phones.index(focused)
+        count = len(phones)
+        if event.key in (Key.NEXT, Key.PREVIOUS) and count:
+            # the code, the first phone, ..., the last phone, the code again
+            places = [None, *range(count)]
+            step = 1 if event.key is Key.NEXT else -1
+            self.phone_focus = places[(places.index(self.phone_focus) + step) % len(places)]
+        elif event.key is Key.OK and focused is not None:
+            return [UnpairPhone(focused.id)]
+        elif event.key is Key.BACK and focused is not None:
+            self.phone_focus = None
+        elif event.key in (Key.BACK, Key.OK):
+            self.screen = self._back_screen()
+        return []

@@ -1,0 +1,302 @@
+"""The controller's state: what every flow reads and changes, and the steps they share.
+
+The controller is one object made of mixins, one per flow (the set-up, the entry, the
+menu and its screens, the history, the phones): each is a class over
+:class:`ControllerState`, which holds every attribute and the steps more than one flow
+takes (record an action, take one back, acknowledge a refusal, go back from a screen).
+A flow that hands over to another flow's step names that flow among its bases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from companion.core.draft import SETUP_ROWS, SetupDraft
+from companion.core.effects import (
+    Beep,
+    Effect,
+    FinishGame,
+    Happened,
+    Info,
+    Message,
+    PhoneOutcome,
+    PhoneReply,
+    RecordAction,
+    RecordUndo,
+    Refused,
+    Undone,
+)
+from companion.vocabulary.phone import PairedPhone, PhoneMove
+from engine.actions import Action
+from engine.errors import IllegalAction
+from engine.game import Event, Game
+from hardware.events import Select
+
+if TYPE_CHECKING:
+    from companion.core.entry import Entry
+    from companion.core.results import History
+
+
+class Screen(Enum):
+    """One of the screens the companion shows."""
+
+    SETUP = "setup"
+    GAME = "game"
+    ENTRY = "entry"  # entering a play or a discard, with its confirm step
+    UNDO = "undo"  # confirming an undo
+    END = "end"
+    MENU = "menu"
+    HISTORY = "history"
+    HELP = "help"
+    PHONES = "phones"  # the page for phones: its QR code, URL, pairing code; the paired phones
+
+
+class GamePage(Enum):
+    """One of the pages NEXT turns through on the game screen (and the end screen)."""
+
+    TABLE = "table"  # the fireworks, the tokens, what just happened (the end: the result)
+    DISCARDS = "discards"  # the whole discard pile
+    ACTIONS = "actions"  # the recent actions, newest first
+    HANDS = "hands"  # hand memory: every player's hand
+
+
+#: The end screen's pages: the result, the discard pile, the actions.
+END_PAGES = (GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS)
+
+#: The screens that show the game in play (an entry or an undo question over it).
+GAME_SCREENS = (Screen.GAME, Screen.ENTRY, Screen.UNDO, Screen.END)
+
+#: Left and Right on a row that shows ‹ value › (the set-up, the menu's language): the
+#: value moves back or on; Up and Down (NEXT, PREVIOUS) move between the rows.
+PREVIOUS_VALUE = Select("previous_value")
+NEXT_VALUE = Select("next_value")
+
+MENU_ROWS = ("resume", "new_game", "history", "help", "language", "phones")
+#: The menu's last row on a desktop: a window can be closed from the menu (under
+#: systemd the service would only start again, so the appliance has no Quit).
+QUIT_ROW = "quit"
+
+
+def game_screen(game: Game | None) -> Screen:
+    """The screen that shows ``game``: the set-up without one, the end once it is over."""
+    if game is None:
+        return Screen.SETUP
+    return Screen.END if game.is_over else Screen.GAME
+
+
+class ControllerState:
+    """The state every flow of the controller shares, and the steps they share."""
+
+    def __init__(
+        self,
+        draft: SetupDraft,
+        game: Game | None = None,
+        *,
+        clock: Callable[[], str] | None = None,
+    ) -> None:
+        self.draft = draft
+        self.game = game
+        self.screen = game_screen(game)
+        self.entry: Entry | None = None
+        self.preview: Event | IllegalAction | None = None
+        # A game taken up again (a restart, `render`) shows its last action, as the
+        # table saw it before: the screen after a crash is the screen before it.
+        self.message: Message | None = (
+            Happened(game.events[-1]) if game is not None and game.events else None
+        )
+        #: A problem found at start (damaged database moved aside, GPIO unusable).
+        self.startup_notice: str | None = None
+        #: The current problem of each input device ("scanner disconnected"), by device.
+        self.device_notices: dict[str, str] = {}
+        self.focus = SETUP_ROWS.index("start")
+        self.menu_focus = 0
+        #: Whether the menu offers Quit (a desktop window, not the appliance's service).
+        self.can_quit = False
+        self.editing_name: int | None = None
+        self.history: History | None = None  # filled by HistoryLoaded after LoadHistory
+        self.history_more = False  # older games than those in ``history`` remain unread
+        self.scroll = 0  # the first row shown on the history and help screens
+        self.page = GamePage.TABLE  # the game (or end) screen's page
+        #: Whether the panel shows the discard pile on the table page (beside the
+        #: fireworks on a wide panel, below them on a tall one): then it has no page of
+        #: its own. The app tells it (:class:`~companion.core.results.PanelLayout`).
+        self.pile_on_table = False
+        self._return_to = Screen.GAME
+        self._clock = clock
+        self._asked_to_abandon = False
+        #: The phones that may enter actions, by their token's hash (the app keeps it).
+        self.paired: dict[bytes, PairedPhone] = {}
+        #: The code the Phones page shows for pairing a phone (the app makes it), and the
+        #: wrong codes tried against it.
+        self.pairing_code: str | None = None
+        self.pairing_tries = 0
+        #: Where the Phones page is: None on its pairing code (the QR code, the URL, the
+        #: code), else at a paired phone (its place in ``paired_phones()``): the page
+        #: then lists them, NEXT and PREVIOUS move along, OK removes the one at the focus.
+        self.phone_focus: int | None = None
+        #: The URL of the page for phones (told by the app when it serves one), else None.
+        self.phones_url: str | None = None
+
+    # -- reading -----------------------------------------------------------
+
+    @property
+    def language(self) -> str:
+        return self.draft.language
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.game.setup.names if self.game else ()
+
+    @property
+    def notice(self) -> str | None:
+        """What the banner says: the devices' problems, then the start-up one."""
+        parts = [*self.device_notices.values()]
+        if self.startup_notice:
+            parts.append(self.startup_notice)
+        return " · ".join(parts) or None
+
+    @notice.setter
+    def notice(self, text: str | None) -> None:
+        self.startup_notice = text
+
+    def menu_rows(self) -> tuple[str, ...]:
+        """The menu's rows, top to bottom."""
+        return (*MENU_ROWS, QUIT_ROW) if self.can_quit else MENU_ROWS
+
+    def wants_text(self) -> bool:
+        """True while a name is being typed (the keyboard then sends text)."""
+        return self.editing_name is not None
+
+    @property
+    def hand_memory(self) -> bool:
+        """Whether the game in play records slots (the option ``hand_memory``)."""
+        return self.game is not None and self.game.setup.options.hand_memory
+
+    @property
+    def pages(self) -> tuple[GamePage, ...]:
+        """The pages NEXT turns through: the table, the discard pile (unless the table
+        shows it), the recent actions, and with hand memory every player's hand; at the
+        end, the result, the discard pile and the actions."""
+        if self.screen is Screen.END:
+            return END_PAGES
+        pages = [GamePage.TABLE]
+        if not self.pile_on_table:
+            pages.append(GamePage.DISCARDS)
+        pages.append(GamePage.ACTIONS)
+        if self.hand_memory:
+            pages.append(GamePage.HANDS)
+        return tuple(pages)
+
+    def turn_page(self, step: int) -> None:
+        """NEXT (``+1``) or PREVIOUS (``-1``): the next or previous page, round."""
+        pages = self.pages
+        here = pages.index(self.page) if self.page in pages else 0
+        self.page = pages[(here + step) % len(pages)]
+
+    def last_event(self) -> Event | None:
+        game = self.game
+        return game.events[-1] if game and game.events else None
+
+    # -- steps the flows share ---------------------------------------------
+
+    def _acknowledge(self) -> None:
+        """A refusal (or a notice line) has been read: the status line shows the last
+        action again."""
+        if isinstance(self.message, Refused | Info):
+            last = self.last_event()
+            self.message = Happened(last) if last is not None else None
+
+    def _back_screen(self) -> Screen:
+        """Where BACK goes from the menu, the help, the history or the Phones page."""
+        if self.game is None:
+            return Screen.SETUP
+        if self._return_to in (Screen.MENU, Screen.HELP, Screen.HISTORY, Screen.PHONES):
+            return game_screen(self.game)
+        if self._return_to is Screen.ENTRY and self.entry is None:
+            return Screen.GAME
+        return self._return_to
+
+    def _record(
+        self, action: Action, phone: PairedPhone | None = None, move: PhoneMove | None = None
+    ) -> list[Effect]:
+        """Apply and record ``action``: the one path of an action entered on the panel
+        and of one a phone sent (``phone`` and its ``move``, answered once stored).
+        Refused, nothing changes: the panel says it and beeps, the phone is answered."""
+        game = self.game
+        assert game is not None
+        try:
+            event = game.apply(action)
+        except IllegalAction as error:
+            if phone is None or move is None:
+                self.message = Refused(error)
+                return [Beep("refused")]
+            outcome, count = PhoneOutcome.REFUSED, len(game.actions)
+            return [PhoneReply(move, phone.id, Refused(error), outcome, count, keep=True)]
+        self.message = Happened(event, by="" if phone is None else phone.name)
+        reply = None
+        if phone is None or move is None:
+            self._close_entry(after_record=True)
+        else:
+            self._moved_by_phone()
+            recorded, count = PhoneOutcome.RECORDED, len(game.actions)
+            reply = PhoneReply(move, phone.id, self.message, recorded, count)
+        effects: list[Effect] = [RecordAction(action, reply)]
+        if event.fuse_burnt:
+            effects.append(Beep("misplay"))
+        if game.is_over:
+            effects.append(FinishGame())
+        return effects
+
+    def _undo(self, phone: PairedPhone | None = None, move: PhoneMove | None = None) -> Effect:
+        """Take the last action back and record it: the panel's undo (confirmed) and a
+        phone's, one path."""
+        game = self.game
+        assert game is not None and game.actions
+        undone = game.events[-1]
+        game.undo()
+        self.message = Undone(undone, by="" if phone is None else phone.name)
+        if phone is None or move is None:
+            self.screen = Screen.GAME  # undo after the end goes back into the game
+            return RecordUndo()
+        self._moved_by_phone()
+        count = len(game.actions)
+        return RecordUndo(PhoneReply(move, phone.id, self.message, PhoneOutcome.RECORDED, count))
+
+    def _close_entry(self, *, after_record: bool = False) -> None:
+        """The entry is over (recorded, or left): the game screen (at the end, its
+        result) shows the game again."""
+        game = self.game
+        assert game is not None
+        self.entry = None
+        self.preview = None
+        if after_record and game.is_over:
+            self.screen = Screen.END
+            self.page = GamePage.TABLE
+        else:
+            self.screen = Screen.GAME
+
+    def _moved_by_phone(self) -> None:
+        """A phone changed the game: an entry or an undo question under way on the panel
+        was about the position before, and is closed; the panel shows the game (a menu,
+        the help or the history stays open, and goes back to the game)."""
+        shown = game_screen(self.game)
+        self.entry = None
+        self.preview = None
+        if self.screen in GAME_SCREENS:
+            if self.screen is not shown:
+                self.page = GamePage.TABLE
+            self.screen = shown
+        elif self._return_to in GAME_SCREENS:
+            self._return_to = shown
+
+    def _ask_undo(self) -> list[Effect]:
+        """UNDO on the game or the end screen: the undo question, if there is an action."""
+        game = self.game
+        if game is None or not game.actions:
+            self.message = Info("undo_nothing")
+            return [Beep("refused")]
+        self._return_to = self.screen
+        self.screen = Screen.UNDO
+        return []
