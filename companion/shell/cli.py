@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from companion.core.i18n import LANGUAGES
-from engine.errors import reason_in_words
+from hardware.os_words import reason_in_words
 
 if TYPE_CHECKING:
     from companion.core.controller import Controller

@@ -30,8 +30,9 @@ import orjson
 from msgspec import Struct, field
 
 from companion.core.i18n import LANGUAGE_NAMES, LANGUAGES
-from engine.errors import CompanionError, reason_in_words
+from engine.errors import CompanionError
 from engine.options import OPTION_NAMES, GameOptions
+from hardware.os_words import reason_in_words
 from hardware.wiring import (
     FUSE_TOKENS,
     HINT_TOKENS,
