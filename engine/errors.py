@@ -34,6 +34,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 
@@ -41,21 +42,68 @@ class CompanionError(Exception):
     """The root of every exception the project raises on purpose."""
 
 
+#: Every refusal's English sentence, by its code: the one place they are written. The
+#: engine's ``str(error)`` and the app's English (``companion/core/languages/en.py``) both
+#: say them; other languages translate them, keyed the same. Placeholders: the error's
+#: parameters, ``{player_name}``, ``{claimed_name}``, ``{seat_name}`` (a seat's player),
+#: ``{card}``, ``{color}``, ``{clue}`` (a colour or a rank) and ``{cards}`` (a hand's size).
+ENGLISH: dict[str, str] = {}
+
+
 class IllegalAction(CompanionError, ValueError):
-    """An action the rules forbid. Subclasses name the rule."""
+    """An action the rules forbid. Subclasses name the rule.
+
+    ``names`` (the players' names, by seat) words the seats of the sentence; a ``message``
+    replaces it.
+    """
 
     code: ClassVar[str] = "illegal_action"
     default_message: ClassVar[str] = "That action is not allowed"
 
-    def __init__(self, message: str | None = None, **params: object) -> None:
-        super().__init__(message or self.default_message)
+    def __init__(
+        self, message: str | None = None, *, names: Sequence[str] = (), **params: object
+    ) -> None:
         #: What the sentence mentions (seat numbers, card codes…), for other languages.
         self.params = params
+        super().__init__(message or self._english(names))
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        ENGLISH[cls.code] = cls.default_message
+
+    def _english(self, names: Sequence[str]) -> str:
+        """The class's sentence with the parameters in the log's words (a card as ``R3``, a
+        colour as ``red``: a card's ``code()``, a colour's ``label``; engine/cards.py
+        imports this module), or the rule's gist when a parameter is missing."""
+        words = dict(self.params)
+        clue = words.get("color", words.get("rank"))
+        if clue is not None:
+            words["clue"] = getattr(clue, "label", clue)
+        size = words.get("size")
+        if isinstance(size, int):
+            words["cards"] = "1 card" if size == 1 else f"{size} cards"
+        for key in ("player", "claimed", "seat"):
+            seat = words.get(key)
+            if isinstance(seat, int):
+                known = 0 <= seat < len(names)
+                words[f"{key}_name"] = names[seat] if known else f"Player {seat + 1}"
+        card = words.get("card")
+        if card is not None:
+            words["card"] = card.code()  # type: ignore[attr-defined]
+            words.setdefault("color", card.color)  # type: ignore[attr-defined]
+        words["color"] = getattr(words.get("color"), "label", words.get("color"))
+        try:
+            return self.default_message.format(**words)
+        except (KeyError, IndexError):
+            return IllegalAction.default_message
 
     @property
     def message(self) -> str:
         """The sentence shown to the players."""
         return str(self)
+
+
+ENGLISH[IllegalAction.code] = IllegalAction.default_message
 
 
 class GameIsOver(IllegalAction):
@@ -65,10 +113,12 @@ class GameIsOver(IllegalAction):
 
 class NotYourTurn(IllegalAction):
     code = "not_your_turn"
+    default_message = "It is {player_name}'s turn, not {claimed_name}'s"
 
 
 class NoSuchSeat(IllegalAction):
     code = "no_such_seat"
+    default_message = "There is no seat {seat} at a {players}-player table"
 
 
 class NoHintTokens(IllegalAction):
@@ -93,14 +143,19 @@ class HintNamesBoth(IllegalAction):
 
 class NoSuchRank(IllegalAction):
     code = "no_such_rank"
+    default_message = "A hint names a rank from 1 to 5, not {rank}"
 
 
 class HintColorNotAllowed(IllegalAction):
     code = "hint_color_not_allowed"
+    default_message = (
+        "With wild {color}, a hint cannot name {color}: every colour hint touches those cards"
+    )
 
 
 class HintToEmptyHand(IllegalAction):
     code = "hint_to_empty_hand"
+    default_message = "{seat_name} has no card left: a hint must touch at least one card"
 
 
 class NoOneToHint(IllegalAction):
@@ -114,11 +169,25 @@ class EmptyHand(IllegalAction):
 
 
 class SuitNotInGame(IllegalAction):
+    """A card, a hint's colour or an announcement of a suit the game does not have."""
+
     code = "suit_not_in_game"
+    default_message = "There is no {color} suit in this game"
+
+    def _english(self, names: Sequence[str]) -> str:
+        sentence = super()._english(names)
+        card = self.params.get("card")
+        if card is not None:  # the engine says which card; the app names its colour
+            return f"{sentence}: {card.code()} cannot be revealed"  # type: ignore[attr-defined]
+        return sentence
 
 
 class CardExhausted(IllegalAction):
     code = "card_exhausted"
+    default_message = (
+        "Every {card} is already revealed ({copies} in the deck): this card cannot "
+        "exist any more. Check the card"
+    )
 
 
 class AnnounceNotAllowed(IllegalAction):
@@ -153,10 +222,12 @@ class HintNeedsSlots(IllegalAction):
 
 class NoSuchSlot(IllegalAction):
     code = "no_such_slot"
+    default_message = "{seat_name} has {cards}: there is no slot {slot}"
 
 
 class SlotRepeated(IllegalAction):
     code = "slot_repeated"
+    default_message = "Slot {slot} is named twice"
 
 
 class HintTouchesNothing(IllegalAction):
@@ -164,25 +235,39 @@ class HintTouchesNothing(IllegalAction):
     default_message = "A hint must touch at least one card"
 
 
+_CHECK_THE_SLOTS = "Check the slots, or undo the earlier hint"
+_CHECK_THE_SLOT = "Check the slot, or undo the hint"
+
+
 class HintMustTouch(IllegalAction):
     """An untouched slot would be left with nothing possible (it can only be the clue)."""
 
     code = "hint_must_touch"
+    default_message = (
+        "{seat_name}'s slot {slot} can only be {clue}: a {clue} hint must touch it. "
+        + _CHECK_THE_SLOTS
+    )
 
 
 class HintCannotTouch(IllegalAction):
     """A touched slot cannot be what the hint names."""
 
     code = "hint_cannot_touch"
+    default_message = (
+        "{seat_name}'s slot {slot} cannot be {clue}: a {clue} hint cannot touch it. "
+        + _CHECK_THE_SLOTS
+    )
 
 
 class CardNotInSlot(IllegalAction):
     """A revealed card contradicts a hint that touched its slot."""
 
     code = "card_not_in_slot"
+    default_message = "Slot {slot} was hinted {clue}: {card} cannot be there. " + _CHECK_THE_SLOT
 
 
 class CardRuledOut(IllegalAction):
     """A revealed card is one its slot is known not to be."""
 
     code = "card_ruled_out"
+    default_message = "Slot {slot} cannot be {clue}: {card} cannot be there. " + _CHECK_THE_SLOT

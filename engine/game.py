@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import Enum
-from typing import NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from engine import errors
 from engine.actions import Action, Discard, Hint, Play
@@ -491,16 +491,9 @@ def _check(
     player = position.current
     claimed = action.player
     if claimed is not None and claimed != player:
-        names = setup.names
         if not 0 <= claimed < setup.players:
-            raise errors.NoSuchSeat(
-                f"There is no seat {claimed} at a {setup.players}-player table",
-                seat=claimed,
-                players=setup.players,
-            )
-        raise errors.NotYourTurn(
-            f"It is {names[player]}'s turn, not {names[claimed]}'s", player=player, claimed=claimed
-        )
+            raise errors.NoSuchSeat(seat=claimed, players=setup.players)
+        raise errors.NotYourTurn(names=setup.names, player=player, claimed=claimed)
     if type(action) is Hint:
         return _check_hint(setup, position, action, player)
     kind = type(action)
@@ -519,18 +512,9 @@ def _check(
     index = card[0] * 5 + card[1] - 1  # Card.ordinal, without the property call
     copies = setup.copies[index]
     if copies == 0:
-        raise errors.SuitNotInGame(
-            f"There is no {card.color.label} suit in this game: {card.code()} cannot be revealed",
-            card=card,
-        )
+        raise errors.SuitNotInGame(card=card)
     if position.seen[index] >= copies:
-        copies_word = "the only" if copies == 1 else f"all {copies}"
-        raise errors.CardExhausted(
-            f"{copies_word.capitalize()} {card.code()} already revealed: this card cannot "
-            "exist any more. Check the card",
-            card=card,
-            copies=copies,
-        )
+        raise errors.CardExhausted(card=card, copies=copies)
     if type(action) is Play and action.announce is not None:
         if not setup.options.timed_display:
             raise errors.AnnounceNotAllowed()
@@ -548,7 +532,7 @@ def _check(
 
 def _check_suit(setup: GameSetup, color: Color) -> None:
     if setup.suit(color) is None:
-        raise errors.SuitNotInGame(f"There is no {color.label} suit in this game", color=color)
+        raise errors.SuitNotInGame(color=color)
 
 
 def _check_before_the_card(position: Position, kind: type[Play] | type[Discard]) -> None:
@@ -570,18 +554,11 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
     to, color, rank, slots = hint.to, hint.color, hint.rank, hint.slots
     if to is not None:
         if not 0 <= to < setup.players:
-            raise errors.NoSuchSeat(
-                f"There is no seat {to} at a {setup.players}-player table",
-                seat=to,
-                players=setup.players,
-            )
+            raise errors.NoSuchSeat(seat=to, players=setup.players)
         if to == player:
             raise errors.HintToSelf()
         if hands[to] == 0 and not setup.options.empty_clues:
-            raise errors.HintToEmptyHand(
-                f"{setup.names[to]} has no card left: a hint must touch at least one card",
-                seat=to,
-            )
+            raise errors.HintToEmptyHand(names=setup.names, seat=to)
     elif not setup.options.empty_clues and sum(hands) == hands[player]:
         raise errors.NoOneToHint()  # every other hand is empty
     if color is not None:
@@ -589,15 +566,11 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
             raise errors.HintNamesBoth()
         suit = setup.suit(color)
         if suit is None:
-            raise errors.SuitNotInGame(f"There is no {color.label} suit in this game", color=color)
+            raise errors.SuitNotInGame(color=color)
         if not suit.named_in_hints:
-            raise errors.HintColorNotAllowed(
-                f"With wild {color.label}, a hint cannot name {color.label}: "
-                "every colour hint touches those cards",
-                color=color,
-            )
+            raise errors.HintColorNotAllowed(color=color)
     elif rank is not None and rank not in (1, 2, 3, 4, 5):
-        raise errors.NoSuchRank(f"A hint names a rank from 1 to 5, not {rank}", rank=rank)
+        raise errors.NoSuchRank(rank=rank)
     memory = position.memory
     if memory is None:
         if slots is not None:
@@ -640,7 +613,7 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
 
 def _refuse_repeated_slot(slots: tuple[int, ...]) -> NoReturn:
     repeated = next(slot for slot in slots if slots.count(slot) > 1)
-    raise errors.SlotRepeated(f"Slot {repeated} is named twice", slot=repeated)
+    raise errors.SlotRepeated(slot=repeated)
 
 
 def _refuse_contradiction(
@@ -651,16 +624,8 @@ def _refuse_contradiction(
     empty = [number for number, mask in enumerate(after, start=1) if mask in IMPOSSIBLE]
     # A slot the hint should have touched first: the likelier slip is a mis-pointed hint.
     number = min(empty, key=lambda number: (number in slots, number))
-    word, slot_name = _clue_word(clue), f"{setup.names[to]}'s slot {number}"
-    params = {"seat": to, "slot": number, **_clue_params(clue)}
-    undo = "Check the slots, or undo the earlier hint"
-    if number in slots:
-        raise errors.HintCannotTouch(
-            f"{slot_name} cannot be {word}: a {word} hint cannot touch it. {undo}", **params
-        )
-    raise errors.HintMustTouch(
-        f"{slot_name} can only be {word}: a {word} hint must touch it. {undo}", **params
-    )
+    refusal = errors.HintCannotTouch if number in slots else errors.HintMustTouch
+    raise refusal(names=setup.names, seat=to, slot=number, **_clue_params(clue))
 
 
 def _check_slots(setup: GameSetup, position: Position, seat: int, slots: tuple[int, ...]) -> None:
@@ -670,18 +635,11 @@ def _check_slots(setup: GameSetup, position: Position, seat: int, slots: tuple[i
     size = position.hands[seat]
     for slot in slots:
         if type(slot) is not int or not 1 <= slot <= size:
-            name = setup.names[seat]
-            cards = "1 card" if size == 1 else f"{size} cards"
-            raise errors.NoSuchSlot(
-                f"{name} has {cards}: there is no slot {slot}", seat=seat, slot=slot, size=size
-            )
+            raise errors.NoSuchSlot(names=setup.names, seat=seat, slot=slot, size=size)
 
 
-def _clue_word(clue: Color | int) -> str:
-    return clue.label if isinstance(clue, Color) else str(clue)
-
-
-def _clue_params(clue: Color | int) -> dict[str, object]:
+def _clue_params(clue: Color | int) -> dict[str, Any]:
+    """A refusal's parameter for a clue: ``color`` or ``rank``."""
     return {"color": clue} if isinstance(clue, Color) else {"rank": clue}
 
 
@@ -704,20 +662,9 @@ def _refuse_card_in_slot(setup: GameSetup, slot: SlotKnowledge, number: int, car
             (clue for clue in slot.clues if not isinstance(clue, Color) and clue != card.rank),
             None,
         )
-    end = f"{card.code()} cannot be there. Check the slot, or undo the hint"
     if hinted is not None:
-        raise errors.CardNotInSlot(
-            f"Slot {number} was hinted {_clue_word(hinted)}: {end}",
-            slot=number,
-            card=card,
-            **_clue_params(hinted),
-        )
-    raise errors.CardRuledOut(
-        f"Slot {number} cannot be {_clue_word(fact)}: {end}",
-        slot=number,
-        card=card,
-        **_clue_params(fact),
-    )
+        raise errors.CardNotInSlot(slot=number, card=card, **_clue_params(hinted))
+    raise errors.CardRuledOut(slot=number, card=card, **_clue_params(fact))
 
 
 def _advance(

@@ -153,9 +153,10 @@ def rating_sentence(lang: str, rating: Rating) -> str:
 def refusal_text(lang: str, error: IllegalAction, names: tuple[str, ...] = ()) -> str:
     """Why an action was refused, in words a player understands.
 
-    Every language, English included, says it with its own sentence for the
-    error's code, filled with the error's parameters: a seat by its player's
-    name (``Player 2`` without names), a card and a colour by their names.
+    Every language says it with its sentence for the error's code (English's are
+    the engine's own, ``engine.errors.ENGLISH``), filled with the error's
+    parameters: a seat by its player's name (``Player 2`` without names), a card
+    and a colour by their names.
 
     >>> from engine.errors import HintTokensFull
     >>> refusal_text("de", HintTokensFull())
