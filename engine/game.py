@@ -38,6 +38,7 @@ from engine.memory import (
     SlotKnowledge,
     color_answers,
     knowledge,
+    leave_slot,
 )
 from engine.setup import MAX_FUSES, MAX_HINTS, GameSetup
 
@@ -137,22 +138,6 @@ class Event(NamedTuple):
     fuses_after: int  # fuses burnt after the action
 
 
-_new_tuple = tuple.__new__
-
-# The kinds of event as module names for _advance: on CPython 3.11 reading a member as
-# EventKind.HINT is not specialised and costs some 15 times a global name's read, and the
-# referee reads one or two per action.
-_HINT_EVENT, _PLAY_EVENT, _MISPLAY_EVENT, _DISCARD_EVENT = (
-    EventKind.HINT,
-    EventKind.PLAY,
-    EventKind.MISPLAY,
-    EventKind.DISCARD,
-)
-
-
-_COLORS = len(Color)  # read once: len() of an enum class is a Python call
-
-
 class Position:
     """Everything the table can know after some actions. Mutated only by :class:`Game`."""
 
@@ -184,7 +169,7 @@ class Position:
         if setup.options.hand_memory:
             self.memory = [[setup.fresh_mask] * size for _ in range(setup.players)]
         #: Top rank of each firework, indexed by colour (0: none yet).
-        self.fireworks = [0] * _COLORS
+        self.fireworks = [0] * len(Color)
         #: Played plus discarded copies of each card, indexed by ``Card.ordinal``.
         self.seen = [0] * len(ALL_CARDS)
         #: The discard pile in the order cards reached it (misplays included).
@@ -499,17 +484,15 @@ def _check(
     kind = type(action)
     if kind is not Play and kind is not Discard:
         raise TypeError(f"not an action: {action!r}")
-    if position.hands[player] == 0 or (kind is Discard and position.hints >= MAX_HINTS):
-        _check_before_the_card(position, kind)  # raises, saying which
+    _check_before_the_card(position, kind)
     slot = action.slot
-    memory = position.memory
-    if memory is not None:
-        if slot is not None and (type(slot) is not int or not 1 <= slot <= position.hands[player]):
-            _check_slots(setup, position, player, (slot,))  # raises, saying why
-    elif slot is not None:
-        raise errors.SlotsNotRecorded()
+    # Kept for the speed guard: the call only for a wrong slot (~9 % of a hand-memory replay).
+    if slot is not None and (
+        position.memory is None or type(slot) is not int or not 1 <= slot <= position.hands[player]
+    ):
+        _check_slots(setup, position, player, (slot,))  # raises, saying why
     card = action.card
-    index = card[0] * 5 + card[1] - 1  # Card.ordinal, without the property call
+    index = card.ordinal
     copies = setup.copies[index]
     if copies == 0:
         raise errors.SuitNotInGame(card=card)
@@ -519,6 +502,7 @@ def _check(
         if not setup.options.timed_display:
             raise errors.AnnounceNotAllowed()
         _check_suit(setup, action.announce)
+    memory = position.memory
     if memory is not None:
         # last, as a hint's missing slots: a card refused whatever its slot is said first
         if slot is None:
@@ -587,16 +571,11 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
         touched, missed = RANK_CLUES[rank]
     else:
         raise errors.HintNeedsSlots()
-    # A missed slot loses what the clue answers, a touched one keeps only that. (A loop, not
-    # a list comprehension: that would be a function call, and ``missed`` a closure's cell.)
+    # A missed slot loses what the clue answers, a touched one keeps only that.
+    _check_slots(setup, position, to, slots)
     before = memory[to]
-    after = []
-    for mask in before:
-        after.append(mask & missed)
-    size = hands[to]
+    after = [mask & missed for mask in before]
     for slot in slots:
-        if type(slot) is not int or not 1 <= slot <= size:
-            _check_slots(setup, position, to, slots)  # raises, saying which
         after[slot - 1] = before[slot - 1] & touched
     if len(slots) > 1 and len(set(slots)) < len(slots):  # one slot cannot repeat (no set)
         _refuse_repeated_slot(slots)
@@ -685,7 +664,6 @@ def _advance(
     hands = position.hands
 
     if type(action) is Hint:
-        kind = _HINT_EVENT
         position.hints -= 1
         hints_change = -1
         if hinted is not None:  # hand memory: the receiver's masks after the hint
@@ -694,11 +672,10 @@ def _advance(
     else:
         card = action.card
         color, rank = card
-        index = color * 5 + rank - 1
+        index = card.ordinal
         position.seen[index] += 1
         hints_change = 0
         if type(action) is Discard:
-            kind = _DISCARD_EVENT
             position.discards.append(card)
             position.hints += 1
             hints_change = 1
@@ -707,7 +684,6 @@ def _advance(
             if announce is not None:
                 announce_right = announce is color
             if rank == position.fireworks[color] + 1 and announce_right is not False:
-                kind = _PLAY_EVENT
                 position.fireworks[color] = rank
                 completed = rank == 5
                 earned = completed + (announce_right is True)
@@ -716,20 +692,17 @@ def _advance(
                     hints_change = min(earned, room)
                     bonus_lost = earned > room
                     position.hints += hints_change
-                # every firework complete: they add up to the highest score (no generator
-                # expression here: it would make ``position`` a closure's cell at every action)
+                # every firework complete: they add up to the highest score
                 if completed and sum(position.fireworks) == setup.max_score:
                     end = EndReason.PERFECT
-            else:
-                kind = _MISPLAY_EVENT
+            else:  # a misplay
                 position.discards.append(card)
                 position.fuses += 1
                 fuse_burnt = True
                 if position.fuses >= MAX_FUSES:
                     end = EndReason.STRIKEOUT
-        if (
+        if (  # the last copy of a card its firework still needs is gone (not played)
             end is None
-            and kind is not _PLAY_EVENT
             and setup.options.crowning_piece
             and rank > position.fireworks[color]
             and position.seen[index] == setup.copies[index]
@@ -741,13 +714,8 @@ def _advance(
             final_round_started = position.deck == 0 and not setup.options.crowning_piece
         else:
             hands[player] -= 1
-        memory, slot = position.memory, action.slot
-        if memory is not None and slot is not None:
-            # The card leaves its slot; the one drawn takes slot 1 (GAME-LOG.md, "Hand memory").
-            seat_masks = memory[player]
-            del seat_masks[slot - 1]
-            if drew:
-                seat_masks.insert(0, setup.fresh_mask)
+        if position.memory is not None and action.slot is not None:
+            leave_slot(position.memory[player], action.slot, drew, setup.fresh_mask)
 
     position.turns += 1
     if end is None:
@@ -771,28 +739,31 @@ def _advance(
 
     if not describe:
         return None
-    # tuple.__new__ with every field, as namedtuple's own _make does: a third of the
-    # cost of Event(...), once per applied action.
-    return _new_tuple(
-        Event,
-        (
-            position.turns,
-            player,
-            action,
-            kind,
-            card,
-            hints_change,
-            fuse_burnt,
-            completed,
-            bonus_lost,
-            announce_right,
-            drew,
-            final_round_started,
-            end,
-            position.hints,
-            position.fuses,
-        ),
+    return Event(
+        turn=position.turns,
+        player=player,
+        action=action,
+        kind=_event_kind(action, fuse_burnt),
+        card=card,
+        hints_change=hints_change,
+        fuse_burnt=fuse_burnt,
+        firework_completed=completed,
+        bonus_lost=bonus_lost,
+        announce_right=announce_right,
+        drew=drew,
+        final_round_started=final_round_started,
+        end=end,
+        hints_after=position.hints,
+        fuses_after=position.fuses,
     )
+
+
+def _event_kind(action: Action, fuse_burnt: bool) -> EventKind:
+    if type(action) is Hint:
+        return EventKind.HINT
+    if type(action) is Discard:
+        return EventKind.DISCARD
+    return EventKind.MISPLAY if fuse_burnt else EventKind.PLAY
 
 
 class _SlotClues:
@@ -800,13 +771,13 @@ class _SlotClues:
     when asked: only :meth:`Game.hand_memory` and one refusal's words read them, so the
     referee does not keep them up to date at every action.
 
-    The cards move as :func:`_advance` moves the masks: a hint adds its clue to the slots
-    it touched; a card played or discarded leaves its slot, and the card drawn, if any,
-    takes slot 1. A card is drawn while the deck has one, unless the action ended the game
-    first (a perfect game, the third fuse, a critical discard): only the last action can
-    have done that, so whether it drew is read from the length of the hand's masks.
-    Asked again after more actions, it folds only the new ones (:meth:`Game.undo` starts
-    it again).
+    The cards move as :func:`_advance` moves the masks (:func:`~engine.memory.leave_slot`):
+    a hint adds its clue to the slots it touched; a card played or discarded leaves its
+    slot, and the card drawn, if any, takes slot 1. A card is drawn while the deck has one,
+    unless the action ended the game first (a perfect game, the third fuse, a critical
+    discard): only the last action can have done that, so whether it drew is read from
+    the length of the hand's masks. Asked again after more actions, it folds only the new
+    ones (:meth:`Game.undo` starts it again).
     """
 
     __slots__ = ("current", "deck", "folded", "players", "seats")
@@ -836,10 +807,13 @@ class _SlotClues:
             else:
                 assert action.slot is not None
                 seat = self.seats[self.current]
-                del seat[action.slot - 1]
-                if self.deck > 0 and (number < last - 1 or len(seat) < len(memory[self.current])):
+                # a card was drawn unless the deck was empty or the game's last action ended it
+                drew = self.deck > 0 and (
+                    number < last - 1 or len(seat) - 1 < len(memory[self.current])
+                )
+                if drew:
                     self.deck -= 1
-                    seat.insert(0, ())
+                leave_slot(seat, action.slot, drew, ())
             self.current = (self.current + 1) % self.players
         self.folded = last
         return self.seats
