@@ -61,7 +61,7 @@ from companion.core import i18n
 from companion.vocabulary.phone import PHONE_NAME_LENGTH, PairedPhone, PhoneReceipt
 from engine.actions import Action, Discard, Hint, Play
 from engine.errors import CompanionError, IllegalAction
-from engine.game import EndReason, Game, Outcome, Rating
+from engine.game import Game
 from engine.log import (
     LogFormatError,
     action_to_dict,
@@ -70,6 +70,7 @@ from engine.log import (
     setup_to_dict,
 )
 from engine.options import GameOptions, SetupError
+from engine.outcome import EndReason, Outcome, Rating
 from engine.setup import GameSetup
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The project's one exception tree, and why an action is refused: one exception per rule.
+"""The project's exceptions: their root, and one refusal per rule of the game, in words.
 
 Every exception the project raises on purpose is a :class:`CompanionError`; each
 leaf also inherits the builtin that matches what went wrong (gpiozero's pattern),
@@ -51,7 +51,7 @@ ENGLISH: dict[str, str] = {}
 
 
 class IllegalAction(CompanionError, ValueError):
-    """An action the rules forbid. Subclasses name the rule.
+    """An action the rules forbid; each subclass is one rule.
 
     ``names`` (the players' names, by seat) words the seats of the sentence; a ``message``
     replaces it.
@@ -107,46 +107,64 @@ ENGLISH[IllegalAction.code] = IllegalAction.default_message
 
 
 class GameIsOver(IllegalAction):
+    """The game is over: no action is left to take."""
+
     code = "game_over"
     default_message = "The game is over: no more actions"
 
 
 class NotYourTurn(IllegalAction):
+    """An action said to be another player's than the one whose turn it is."""
+
     code = "not_your_turn"
     default_message = "It is {player_name}'s turn, not {claimed_name}'s"
 
 
 class NoSuchSeat(IllegalAction):
+    """A seat number the table does not have."""
+
     code = "no_such_seat"
     default_message = "There is no seat {seat} at a {players}-player table"
 
 
 class NoHintTokens(IllegalAction):
+    """A hint with no hint token left."""
+
     code = "no_hint_tokens"
     default_message = "No hint token is left: you cannot give a hint"
 
 
 class HintTokensFull(IllegalAction):
+    """A discard while all 8 hint tokens are available."""
+
     code = "hint_tokens_full"
     default_message = "All 8 hint tokens are available: you cannot discard"
 
 
 class HintToSelf(IllegalAction):
+    """A hint a player gives to themself."""
+
     code = "hint_to_self"
     default_message = "You cannot give a hint to yourself"
 
 
 class HintNamesBoth(IllegalAction):
+    """A hint naming a colour and a rank at once."""
+
     code = "hint_names_both"
     default_message = "A hint names one colour or one rank, never both"
 
 
 class NoSuchRank(IllegalAction):
+    """A hint naming a rank that is not 1 to 5."""
+
     code = "no_such_rank"
     default_message = "A hint names a rank from 1 to 5, not {rank}"
 
 
 class HintColorNotAllowed(IllegalAction):
+    """A hint naming the wild colour, which every colour hint touches."""
+
     code = "hint_color_not_allowed"
     default_message = (
         "With wild {color}, a hint cannot name {color}: every colour hint touches those cards"
@@ -154,16 +172,22 @@ class HintColorNotAllowed(IllegalAction):
 
 
 class HintToEmptyHand(IllegalAction):
+    """A hint to a player who has no card left."""
+
     code = "hint_to_empty_hand"
     default_message = "{seat_name} has no card left: a hint must touch at least one card"
 
 
 class NoOneToHint(IllegalAction):
+    """A hint when no other player has a card left."""
+
     code = "no_one_to_hint"
     default_message = "Nobody else has a card left: there is no one to give a hint to"
 
 
 class EmptyHand(IllegalAction):
+    """A play or a discard by a player who has no card left."""
+
     code = "empty_hand"
     default_message = "You have no card left to play or discard"
 
@@ -183,6 +207,8 @@ class SuitNotInGame(IllegalAction):
 
 
 class CardExhausted(IllegalAction):
+    """A card revealed when every copy of it already is."""
+
     code = "card_exhausted"
     default_message = (
         "Every {card} is already revealed ({copies} in the deck): this card cannot "
@@ -191,11 +217,15 @@ class CardExhausted(IllegalAction):
 
 
 class AnnounceNotAllowed(IllegalAction):
+    """A colour announced outside the timed display variant."""
+
     code = "announce_not_allowed"
     default_message = "Announcing a colour is only allowed in the timed display variant"
 
 
 class NothingToUndo(IllegalAction):
+    """An undo before the first action."""
+
     code = "nothing_to_undo"
     default_message = "Nothing to undo: the game has just started"
 
@@ -204,16 +234,22 @@ class NothingToUndo(IllegalAction):
 
 
 class SlotsNotRecorded(IllegalAction):
+    """Slots named in a game without hand memory."""
+
     code = "slots_not_recorded"
     default_message = "This game does not keep hand memory: slots are not recorded"
 
 
 class SlotNeeded(IllegalAction):
+    """A play or a discard that does not say its slot, with hand memory."""
+
     code = "slot_needed"
     default_message = "With hand memory, say which slot the card came from"
 
 
 class HintNeedsSlots(IllegalAction):
+    """A hint that does not name its receiver, its clue and its slots, with hand memory."""
+
     code = "hint_needs_slots"
     default_message = (
         "With hand memory, a hint names its receiver, one colour or rank, and the slots it touched"
@@ -221,16 +257,22 @@ class HintNeedsSlots(IllegalAction):
 
 
 class NoSuchSlot(IllegalAction):
+    """A slot the hand does not have."""
+
     code = "no_such_slot"
     default_message = "{seat_name} has {cards}: there is no slot {slot}"
 
 
 class SlotRepeated(IllegalAction):
+    """A hint naming one slot twice."""
+
     code = "slot_repeated"
     default_message = "Slot {slot} is named twice"
 
 
 class HintTouchesNothing(IllegalAction):
+    """A hint that touches no card."""
+
     code = "hint_touches_nothing"
     default_message = "A hint must touch at least one card"
 

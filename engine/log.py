@@ -1,4 +1,4 @@
-"""The game log, ``hanabi-log/1`` (see GAME-LOG.md): parse, write, summarise.
+"""The game log, ``hanabi-log/1`` (see GAME-LOG.md): its parser, its writer and its summary.
 
 One format serves the journal, the export, ``replay`` and test fixtures.
 Parsing is pure (text in, values out); reading files is the caller's job.
@@ -97,7 +97,6 @@ def parse_log(text: str) -> GameLog:
         raise LogFormatError(1, "the log is empty: it needs a header line")
     header_line = number
     hand_memory = setup.options.hand_memory
-    decode = _ACTION_LINE.decode
     actions: list[Action] = []
     lines: list[int] = []
     action: Action | None
@@ -105,7 +104,7 @@ def parse_log(text: str) -> GameLog:
         if not raw:
             continue
         try:
-            action = decode(raw).to_action(hand_memory)
+            action = _ACTION_LINE.decode(raw).to_action(hand_memory)
         except _NOT_TAKEN:  # a comment, spaces around the line, or a refusal to word
             action = _parse_action_line(raw, number, hand_memory)
             if action is None:
@@ -242,7 +241,7 @@ def _color(label: str | None) -> Color | None:
 class _HintLine(
     msgspec.Struct, tag_field="action", tag="hint", forbid_unknown_fields=True, gc=False
 ):
-    """``{"action": "hint", ...}``: the fields GAME-LOG.md lists for a hint, all optional."""
+    """The schema of a hint's line, ``{"action": "hint", ...}``: its fields, all optional."""
 
     to: _WholeNumber | None = None
     color: str | None = None  # a colour's label
@@ -272,7 +271,7 @@ class _HintLine(
 class _PlayLine(
     msgspec.Struct, tag_field="action", tag="play", forbid_unknown_fields=True, gc=False
 ):
-    """``{"action": "play", "card": "R3", ...}``."""
+    """The schema of a play's line, ``{"action": "play", "card": "R3", ...}``."""
 
     card: str  # a card's code, R3 (or r3)
     announce: str | None = None  # a colour's label
@@ -292,7 +291,7 @@ class _PlayLine(
 class _DiscardLine(
     msgspec.Struct, tag_field="action", tag="discard", forbid_unknown_fields=True, gc=False
 ):
-    """``{"action": "discard", "card": "B1", ...}``."""
+    """The schema of a discard's line, ``{"action": "discard", "card": "B1", ...}``."""
 
     card: str  # a card's code, B1 (or b1)
     player: _WholeNumber | None = None

@@ -23,8 +23,9 @@ from companion.core.languages import FALLBACK, Language
 from engine.actions import Hint
 from engine.cards import Card, Color
 from engine.errors import IllegalAction
-from engine.game import EndReason, Event, EventKind, Outcome, Rating
+from engine.game import Event, EventKind
 from engine.options import GameOptions, OptionValue
+from engine.outcome import EndReason, Outcome, Rating
 
 #: Every language of the app, English (the fallback) first: one module each in
 #: :mod:`companion.core.languages`, found there; a new language is a new file, nothing else.
