@@ -11,10 +11,10 @@ benchmarks/replay_instructions.py --write LOGS`` (the 200 games of
 callgrind with REPLAYS 1 and 0, both with ``PYTHONHASHSEED=0``: the difference
 of the "Collected" totals over the number of actions it prints is the cost of
 one action, parsing included (since issue 23's fourth pass an action line is
-decoded by msgspec's schemas, the hand-written parser reading only what they
-decline: none of these logs' lines). ``--hle LOGS REPLAYS`` does the same for
+decoded by msgspec's schemas; since issue 32 they are the log's one parser, a
+refusal worded from msgspec's error). ``--hle LOGS REPLAYS`` does the same for
 HLE building and applying the same moves (run with HLE's Python, which imports
-``engine.log`` too and so needs ``msgspec`` and ``orjson`` in HLE's venv:
+``engine.log`` too and so needs ``msgspec`` in HLE's venv:
 ``/opt/hle/venv/bin/pip install msgspec``).
 """
 

@@ -7,8 +7,9 @@ given) and decides whether each action is legal and what it does.
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card, CardFormatError, Color
 from engine.errors import IllegalAction
-from engine.game import EndReason, Event, EventKind, Game, Outcome, Position, Rating, rating_for
+from engine.game import Event, EventKind, Game, Position
 from engine.options import OPTION_NAMES, GameOptions, Multicolor, SetupError, SuitSpec
+from engine.outcome import EndReason, Outcome, Rating, rating_for
 from engine.setup import MAX_FUSES, MAX_HINTS, GameSetup
 
 __all__ = [

@@ -24,7 +24,7 @@ from engine.cards import Card, Color
 
 @final
 class Hint(msgspec.Struct, frozen=True, gc=False):
-    """Give a hint. ``to``, ``color`` and ``rank`` are optional at a real table."""
+    """A hint given. ``to``, ``color`` and ``rank`` are optional at a real table."""
 
     to: int | None = None
     color: Color | None = None
@@ -37,7 +37,7 @@ class Hint(msgspec.Struct, frozen=True, gc=False):
 
 @final
 class Play(msgspec.Struct, frozen=True, gc=False):
-    """Play a card; ``announce`` is the colour named first (timed display)."""
+    """A card played; ``announce`` is the colour named first (timed display)."""
 
     card: Card
     announce: Color | None = None
@@ -49,7 +49,7 @@ class Play(msgspec.Struct, frozen=True, gc=False):
 
 @final
 class Discard(msgspec.Struct, frozen=True, gc=False):
-    """Discard a card."""
+    """A card discarded."""
 
     card: Card
     player: int | None = None

@@ -1,4 +1,4 @@
-"""Colours and cards: small value types with a parse/format round trip.
+"""The colours and the cards: small value types with a parse/format round trip.
 
 >>> Card.from_code("r3")
 Card(color=<Color.RED: 0>, rank=3)

@@ -1,4 +1,4 @@
-"""The project's one exception tree, and why an action is refused: one exception per rule.
+"""The project's exceptions: their root, and one refusal per rule of the game, in words.
 
 Every exception the project raises on purpose is a :class:`CompanionError`; each
 leaf also inherits the builtin that matches what went wrong (gpiozero's pattern),
@@ -34,8 +34,7 @@ True
 
 from __future__ import annotations
 
-import errno
-import re
+from collections.abc import Sequence
 from typing import ClassVar
 
 
@@ -43,16 +42,60 @@ class CompanionError(Exception):
     """The root of every exception the project raises on purpose."""
 
 
+#: Every refusal's English sentence, by its code: the one place they are written. The
+#: engine's ``str(error)`` and the app's English (``companion/core/languages/en.py``) both
+#: say them; other languages translate them, keyed the same. Placeholders: the error's
+#: parameters, ``{player_name}``, ``{claimed_name}``, ``{seat_name}`` (a seat's player),
+#: ``{card}``, ``{color}``, ``{clue}`` (a colour or a rank) and ``{cards}`` (a hand's size).
+ENGLISH: dict[str, str] = {}
+
+
 class IllegalAction(CompanionError, ValueError):
-    """An action the rules forbid. Subclasses name the rule."""
+    """An action the rules forbid; each subclass is one rule.
+
+    ``names`` (the players' names, by seat) words the seats of the sentence; a ``message``
+    replaces it.
+    """
 
     code: ClassVar[str] = "illegal_action"
     default_message: ClassVar[str] = "That action is not allowed"
 
-    def __init__(self, message: str | None = None, **params: object) -> None:
-        super().__init__(message or self.default_message)
+    def __init__(
+        self, message: str | None = None, *, names: Sequence[str] = (), **params: object
+    ) -> None:
         #: What the sentence mentions (seat numbers, card codes…), for other languages.
         self.params = params
+        super().__init__(message or self._english(names))
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        ENGLISH[cls.code] = cls.default_message
+
+    def _english(self, names: Sequence[str]) -> str:
+        """The class's sentence with the parameters in the log's words (a card as ``R3``, a
+        colour as ``red``: a card's ``code()``, a colour's ``label``; engine/cards.py
+        imports this module), or the rule's gist when a parameter is missing."""
+        words = dict(self.params)
+        clue = words.get("color", words.get("rank"))
+        if clue is not None:
+            words["clue"] = getattr(clue, "label", clue)
+        size = words.get("size")
+        if isinstance(size, int):
+            words["cards"] = "1 card" if size == 1 else f"{size} cards"
+        for key in ("player", "claimed", "seat"):
+            seat = words.get(key)
+            if isinstance(seat, int):
+                known = 0 <= seat < len(names)
+                words[f"{key}_name"] = names[seat] if known else f"Player {seat + 1}"
+        card = words.get("card")
+        if card is not None:
+            words["card"] = card.code()  # type: ignore[attr-defined]
+            words.setdefault("color", card.color)  # type: ignore[attr-defined]
+        words["color"] = getattr(words.get("color"), "label", words.get("color"))
+        try:
+            return self.default_message.format(**words)
+        except (KeyError, IndexError):
+            return IllegalAction.default_message
 
     @property
     def message(self) -> str:
@@ -60,75 +103,129 @@ class IllegalAction(CompanionError, ValueError):
         return str(self)
 
 
+ENGLISH[IllegalAction.code] = IllegalAction.default_message
+
+
 class GameIsOver(IllegalAction):
+    """The game is over: no action is left to take."""
+
     code = "game_over"
     default_message = "The game is over: no more actions"
 
 
 class NotYourTurn(IllegalAction):
+    """An action said to be another player's than the one whose turn it is."""
+
     code = "not_your_turn"
+    default_message = "It is {player_name}'s turn, not {claimed_name}'s"
 
 
 class NoSuchSeat(IllegalAction):
+    """A seat number the table does not have."""
+
     code = "no_such_seat"
+    default_message = "There is no seat {seat} at a {players}-player table"
 
 
 class NoHintTokens(IllegalAction):
+    """A hint with no hint token left."""
+
     code = "no_hint_tokens"
     default_message = "No hint token is left: you cannot give a hint"
 
 
 class HintTokensFull(IllegalAction):
+    """A discard while all 8 hint tokens are available."""
+
     code = "hint_tokens_full"
     default_message = "All 8 hint tokens are available: you cannot discard"
 
 
 class HintToSelf(IllegalAction):
+    """A hint a player gives to themself."""
+
     code = "hint_to_self"
     default_message = "You cannot give a hint to yourself"
 
 
 class HintNamesBoth(IllegalAction):
+    """A hint naming a colour and a rank at once."""
+
     code = "hint_names_both"
     default_message = "A hint names one colour or one rank, never both"
 
 
 class NoSuchRank(IllegalAction):
+    """A hint naming a rank that is not 1 to 5."""
+
     code = "no_such_rank"
+    default_message = "A hint names a rank from 1 to 5, not {rank}"
 
 
 class HintColorNotAllowed(IllegalAction):
+    """A hint naming the wild colour, which every colour hint touches."""
+
     code = "hint_color_not_allowed"
+    default_message = (
+        "With wild {color}, a hint cannot name {color}: every colour hint touches those cards"
+    )
 
 
 class HintToEmptyHand(IllegalAction):
+    """A hint to a player who has no card left."""
+
     code = "hint_to_empty_hand"
+    default_message = "{seat_name} has no card left: a hint must touch at least one card"
 
 
 class NoOneToHint(IllegalAction):
+    """A hint when no other player has a card left."""
+
     code = "no_one_to_hint"
     default_message = "Nobody else has a card left: there is no one to give a hint to"
 
 
 class EmptyHand(IllegalAction):
+    """A play or a discard by a player who has no card left."""
+
     code = "empty_hand"
     default_message = "You have no card left to play or discard"
 
 
 class SuitNotInGame(IllegalAction):
+    """A card, a hint's colour or an announcement of a suit the game does not have."""
+
     code = "suit_not_in_game"
+    default_message = "There is no {color} suit in this game"
+
+    def _english(self, names: Sequence[str]) -> str:
+        sentence = super()._english(names)
+        card = self.params.get("card")
+        if card is not None:  # the engine says which card; the app names its colour
+            return f"{sentence}: {card.code()} cannot be revealed"  # type: ignore[attr-defined]
+        return sentence
 
 
 class CardExhausted(IllegalAction):
+    """A card revealed when every copy of it already is."""
+
     code = "card_exhausted"
+    default_message = (
+        "Every {card} is already revealed ({copies} in the deck): this card cannot "
+        "exist any more. Check the card"
+    )
 
 
 class AnnounceNotAllowed(IllegalAction):
+    """A colour announced outside the timed display variant."""
+
     code = "announce_not_allowed"
     default_message = "Announcing a colour is only allowed in the timed display variant"
 
 
 class NothingToUndo(IllegalAction):
+    """An undo before the first action."""
+
     code = "nothing_to_undo"
     default_message = "Nothing to undo: the game has just started"
 
@@ -137,16 +234,22 @@ class NothingToUndo(IllegalAction):
 
 
 class SlotsNotRecorded(IllegalAction):
+    """Slots named in a game without hand memory."""
+
     code = "slots_not_recorded"
     default_message = "This game does not keep hand memory: slots are not recorded"
 
 
 class SlotNeeded(IllegalAction):
+    """A play or a discard that does not say its slot, with hand memory."""
+
     code = "slot_needed"
     default_message = "With hand memory, say which slot the card came from"
 
 
 class HintNeedsSlots(IllegalAction):
+    """A hint that does not name its receiver, its clue and its slots, with hand memory."""
+
     code = "hint_needs_slots"
     default_message = (
         "With hand memory, a hint names its receiver, one colour or rank, and the slots it touched"
@@ -154,100 +257,59 @@ class HintNeedsSlots(IllegalAction):
 
 
 class NoSuchSlot(IllegalAction):
+    """A slot the hand does not have."""
+
     code = "no_such_slot"
+    default_message = "{seat_name} has {cards}: there is no slot {slot}"
 
 
 class SlotRepeated(IllegalAction):
+    """A hint naming one slot twice."""
+
     code = "slot_repeated"
+    default_message = "Slot {slot} is named twice"
 
 
 class HintTouchesNothing(IllegalAction):
+    """A hint that touches no card."""
+
     code = "hint_touches_nothing"
     default_message = "A hint must touch at least one card"
+
+
+_CHECK_THE_SLOTS = "Check the slots, or undo the earlier hint"
+_CHECK_THE_SLOT = "Check the slot, or undo the hint"
 
 
 class HintMustTouch(IllegalAction):
     """An untouched slot would be left with nothing possible (it can only be the clue)."""
 
     code = "hint_must_touch"
+    default_message = (
+        "{seat_name}'s slot {slot} can only be {clue}: a {clue} hint must touch it. "
+        + _CHECK_THE_SLOTS
+    )
 
 
 class HintCannotTouch(IllegalAction):
     """A touched slot cannot be what the hint names."""
 
     code = "hint_cannot_touch"
+    default_message = (
+        "{seat_name}'s slot {slot} cannot be {clue}: a {clue} hint cannot touch it. "
+        + _CHECK_THE_SLOTS
+    )
 
 
 class CardNotInSlot(IllegalAction):
     """A revealed card contradicts a hint that touched its slot."""
 
     code = "card_not_in_slot"
+    default_message = "Slot {slot} was hinted {clue}: {card} cannot be there. " + _CHECK_THE_SLOT
 
 
 class CardRuledOut(IllegalAction):
     """A revealed card is one its slot is known not to be."""
 
     code = "card_ruled_out"
-
-
-# -- why a file or a device could not be used, in words -------------------------------
-
-#: The system's reasons a player or a tinkerer meets, in words; any other is the system's
-#: own sentence (``strerror``), without its number.
-_REASONS = {
-    errno.ENOENT: "it does not exist",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "the operation is not permitted",
-    errno.EISDIR: "it is a folder, not a file",
-    errno.ENOTDIR: "a part of its path is not a folder",
-    errno.ENOTTY: "it is not a terminal or serial device",
-    errno.ENODEV: "no such device",
-    errno.ENXIO: "no such device",
-    errno.EBUSY: "it is in use by another program",
-    errno.EIO: "input/output error (the device or the card is failing, or was unplugged)",
-    errno.ENOSPC: "the disk is full",
-    errno.EROFS: "the file system is read-only",
-    errno.ELOOP: "too many symbolic links",
-    errno.ENAMETOOLONG: "the name is too long",
-}
-#: What :func:`reason_in_words` strips (a pattern ``re`` compiles with the first error).
-_PYTHON_INTERNALS = r"\[Errno \d+\] ?|: '[^']*'$"
-
-
-def reason_in_words(error: BaseException) -> str:
-    """Why reading or opening something failed, in words: no ``[Errno 2]``, no codec
-    name, no ``(25, '...')`` tuple. One place for the whole project's messages.
-
-    >>> reason_in_words(FileNotFoundError(2, "No such file or directory", "/x"))
-    'it does not exist'
-    >>> reason_in_words(UnicodeDecodeError("utf-8", b"\\xff", 0, 1, "invalid start byte"))
-    'it is not UTF-8 text'
-    >>> reason_in_words(OSError(5, "Input/output error"))
-    'input/output error (the device or the card is failing, or was unplugged)'
-    >>> reason_in_words(OSError("could not open port /x: [Errno 13] Permission denied: '/x'"))
-    'could not open port /x: Permission denied'
-    """
-    if isinstance(error, UnicodeError):
-        return "it is not UTF-8 text"
-    code, system_words = _system_reason(error)
-    if code in _REASONS:
-        return _REASONS[code]
-    if system_words:
-        return system_words[:1].lower() + system_words[1:]
-    return re.sub(_PYTHON_INTERNALS, "", str(error)) or type(error).__name__
-
-
-def _system_reason(error: BaseException) -> tuple[int | None, str | None]:
-    """The errno and the system's sentence behind ``error``, or behind what caused it (a
-    library wraps the system's error in its own, e.g. pyserial's ``termios.error``)."""
-    seen: BaseException | None = error
-    for _ in range(4):  # the error, and the few it was raised from
-        if seen is None:
-            break
-        if isinstance(seen, OSError) and isinstance(seen.errno, int):
-            return seen.errno, seen.strerror
-        arguments = seen.args
-        if len(arguments) == 2 and isinstance(arguments[0], int) and isinstance(arguments[1], str):
-            return arguments[0], arguments[1]  # termios.error(25, "Inappropriate ioctl ...")
-        seen = seen.__cause__ or seen.__context__
-    return None, None
+    default_message = "Slot {slot} cannot be {clue}: {card} cannot be there. " + _CHECK_THE_SLOT

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import Enum
-from typing import NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from engine import errors
 from engine.actions import Action, Discard, Hint, Play
@@ -38,74 +38,10 @@ from engine.memory import (
     SlotKnowledge,
     color_answers,
     knowledge,
+    leave_slot,
 )
+from engine.outcome import EndReason, Outcome, Rating, rating_for
 from engine.setup import MAX_FUSES, MAX_HINTS, GameSetup
-
-
-class Outcome(Enum):
-    """How a game ended."""
-
-    WON = "won"  # every firework complete
-    LOST = "lost"  # storm, or a crowning-piece defeat
-    FINISHED = "finished"  # the final round ended
-
-
-class EndReason(Enum):
-    """Why a game ended."""
-
-    PERFECT = "perfect"
-    STRIKEOUT = "strikeout"
-    FINAL_ROUND = "final_round"
-    CRITICAL_DISCARD = "critical_discard"
-    NO_LEGAL_ACTION = "no_legal_action"
-
-    @property
-    def outcome(self) -> Outcome:
-        """The outcome a game ended for this reason has.
-
-        >>> EndReason.CRITICAL_DISCARD.outcome
-        <Outcome.LOST: 'lost'>
-        """
-        return _OUTCOME_OF[self]
-
-
-_OUTCOME_OF = {
-    EndReason.PERFECT: Outcome.WON,
-    EndReason.FINAL_ROUND: Outcome.FINISHED,
-    EndReason.STRIKEOUT: Outcome.LOST,
-    EndReason.CRITICAL_DISCARD: Outcome.LOST,
-    EndReason.NO_LEGAL_ACTION: Outcome.LOST,
-}
-
-
-class Rating(Enum):
-    """The rating bands of the rule books, lowest first."""
-
-    HORRIBLE = "horrible"
-    MEDIOCRE = "mediocre"
-    HONOURABLE = "honourable"
-    EXCELLENT = "excellent"
-    AMAZING = "amazing"
-    LEGENDARY = "legendary"
-    DIVINE = "divine"
-
-
-def rating_for(score: int, max_score: int) -> Rating:
-    """The band of a score (docs/rules.md section 5).
-
-    >>> rating_for(5, 25).value, rating_for(21, 25).value, rating_for(25, 25).value
-    ('horrible', 'amazing', 'legendary')
-    >>> rating_for(29, 30).value, rating_for(30, 30).value
-    ('legendary', 'divine')
-    """
-    if score >= 30 and max_score >= 30:
-        return Rating.DIVINE
-    if score >= 25:
-        return Rating.LEGENDARY
-    bands = (Rating.HORRIBLE, Rating.MEDIOCRE, Rating.HONOURABLE, Rating.EXCELLENT)
-    if score <= 20:
-        return bands[max(score - 1, 0) // 5]
-    return Rating.AMAZING
 
 
 class EventKind(Enum):
@@ -137,24 +73,8 @@ class Event(NamedTuple):
     fuses_after: int  # fuses burnt after the action
 
 
-_new_tuple = tuple.__new__
-
-# The kinds of event as module names for _advance: on CPython 3.11 reading a member as
-# EventKind.HINT is not specialised and costs some 15 times a global name's read, and the
-# referee reads one or two per action.
-_HINT_EVENT, _PLAY_EVENT, _MISPLAY_EVENT, _DISCARD_EVENT = (
-    EventKind.HINT,
-    EventKind.PLAY,
-    EventKind.MISPLAY,
-    EventKind.DISCARD,
-)
-
-
-_COLORS = len(Color)  # read once: len() of an enum class is a Python call
-
-
 class Position:
-    """Everything the table can know after some actions. Mutated only by :class:`Game`."""
+    """Everything the table can know after some actions; mutated only by :class:`Game`."""
 
     __slots__ = (
         "current",
@@ -184,7 +104,7 @@ class Position:
         if setup.options.hand_memory:
             self.memory = [[setup.fresh_mask] * size for _ in range(setup.players)]
         #: Top rank of each firework, indexed by colour (0: none yet).
-        self.fireworks = [0] * _COLORS
+        self.fireworks = [0] * len(Color)
         #: Played plus discarded copies of each card, indexed by ``Card.ordinal``.
         self.seen = [0] * len(ALL_CARDS)
         #: The discard pile in the order cards reached it (misplays included).
@@ -491,50 +411,33 @@ def _check(
     player = position.current
     claimed = action.player
     if claimed is not None and claimed != player:
-        names = setup.names
         if not 0 <= claimed < setup.players:
-            raise errors.NoSuchSeat(
-                f"There is no seat {claimed} at a {setup.players}-player table",
-                seat=claimed,
-                players=setup.players,
-            )
-        raise errors.NotYourTurn(
-            f"It is {names[player]}'s turn, not {names[claimed]}'s", player=player, claimed=claimed
-        )
+            raise errors.NoSuchSeat(seat=claimed, players=setup.players)
+        raise errors.NotYourTurn(names=setup.names, player=player, claimed=claimed)
     if type(action) is Hint:
         return _check_hint(setup, position, action, player)
     kind = type(action)
     if kind is not Play and kind is not Discard:
         raise TypeError(f"not an action: {action!r}")
-    if position.hands[player] == 0 or (kind is Discard and position.hints >= MAX_HINTS):
-        _check_before_the_card(position, kind)  # raises, saying which
+    _check_before_the_card(position, kind)
     slot = action.slot
-    memory = position.memory
-    if memory is not None:
-        if slot is not None and (type(slot) is not int or not 1 <= slot <= position.hands[player]):
-            _check_slots(setup, position, player, (slot,))  # raises, saying why
-    elif slot is not None:
-        raise errors.SlotsNotRecorded()
+    # Kept for the speed guard: the call only for a wrong slot (~9 % of a hand-memory replay).
+    if slot is not None and (
+        position.memory is None or type(slot) is not int or not 1 <= slot <= position.hands[player]
+    ):
+        _check_slots(setup, position, player, (slot,))  # raises, saying why
     card = action.card
-    index = card[0] * 5 + card[1] - 1  # Card.ordinal, without the property call
+    index = card.ordinal
     copies = setup.copies[index]
     if copies == 0:
-        raise errors.SuitNotInGame(
-            f"There is no {card.color.label} suit in this game: {card.code()} cannot be revealed",
-            card=card,
-        )
+        raise errors.SuitNotInGame(card=card)
     if position.seen[index] >= copies:
-        copies_word = "the only" if copies == 1 else f"all {copies}"
-        raise errors.CardExhausted(
-            f"{copies_word.capitalize()} {card.code()} already revealed: this card cannot "
-            "exist any more. Check the card",
-            card=card,
-            copies=copies,
-        )
+        raise errors.CardExhausted(card=card, copies=copies)
     if type(action) is Play and action.announce is not None:
         if not setup.options.timed_display:
             raise errors.AnnounceNotAllowed()
         _check_suit(setup, action.announce)
+    memory = position.memory
     if memory is not None:
         # last, as a hint's missing slots: a card refused whatever its slot is said first
         if slot is None:
@@ -548,7 +451,7 @@ def _check(
 
 def _check_suit(setup: GameSetup, color: Color) -> None:
     if setup.suit(color) is None:
-        raise errors.SuitNotInGame(f"There is no {color.label} suit in this game", color=color)
+        raise errors.SuitNotInGame(color=color)
 
 
 def _check_before_the_card(position: Position, kind: type[Play] | type[Discard]) -> None:
@@ -570,18 +473,11 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
     to, color, rank, slots = hint.to, hint.color, hint.rank, hint.slots
     if to is not None:
         if not 0 <= to < setup.players:
-            raise errors.NoSuchSeat(
-                f"There is no seat {to} at a {setup.players}-player table",
-                seat=to,
-                players=setup.players,
-            )
+            raise errors.NoSuchSeat(seat=to, players=setup.players)
         if to == player:
             raise errors.HintToSelf()
         if hands[to] == 0 and not setup.options.empty_clues:
-            raise errors.HintToEmptyHand(
-                f"{setup.names[to]} has no card left: a hint must touch at least one card",
-                seat=to,
-            )
+            raise errors.HintToEmptyHand(names=setup.names, seat=to)
     elif not setup.options.empty_clues and sum(hands) == hands[player]:
         raise errors.NoOneToHint()  # every other hand is empty
     if color is not None:
@@ -589,15 +485,11 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
             raise errors.HintNamesBoth()
         suit = setup.suit(color)
         if suit is None:
-            raise errors.SuitNotInGame(f"There is no {color.label} suit in this game", color=color)
+            raise errors.SuitNotInGame(color=color)
         if not suit.named_in_hints:
-            raise errors.HintColorNotAllowed(
-                f"With wild {color.label}, a hint cannot name {color.label}: "
-                "every colour hint touches those cards",
-                color=color,
-            )
+            raise errors.HintColorNotAllowed(color=color)
     elif rank is not None and rank not in (1, 2, 3, 4, 5):
-        raise errors.NoSuchRank(f"A hint names a rank from 1 to 5, not {rank}", rank=rank)
+        raise errors.NoSuchRank(rank=rank)
     memory = position.memory
     if memory is None:
         if slots is not None:
@@ -614,16 +506,11 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
         touched, missed = RANK_CLUES[rank]
     else:
         raise errors.HintNeedsSlots()
-    # A missed slot loses what the clue answers, a touched one keeps only that. (A loop, not
-    # a list comprehension: that would be a function call, and ``missed`` a closure's cell.)
+    # A missed slot loses what the clue answers, a touched one keeps only that.
+    _check_slots(setup, position, to, slots)
     before = memory[to]
-    after = []
-    for mask in before:
-        after.append(mask & missed)
-    size = hands[to]
+    after = [mask & missed for mask in before]
     for slot in slots:
-        if type(slot) is not int or not 1 <= slot <= size:
-            _check_slots(setup, position, to, slots)  # raises, saying which
         after[slot - 1] = before[slot - 1] & touched
     if len(slots) > 1 and len(set(slots)) < len(slots):  # one slot cannot repeat (no set)
         _refuse_repeated_slot(slots)
@@ -640,7 +527,7 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
 
 def _refuse_repeated_slot(slots: tuple[int, ...]) -> NoReturn:
     repeated = next(slot for slot in slots if slots.count(slot) > 1)
-    raise errors.SlotRepeated(f"Slot {repeated} is named twice", slot=repeated)
+    raise errors.SlotRepeated(slot=repeated)
 
 
 def _refuse_contradiction(
@@ -651,16 +538,8 @@ def _refuse_contradiction(
     empty = [number for number, mask in enumerate(after, start=1) if mask in IMPOSSIBLE]
     # A slot the hint should have touched first: the likelier slip is a mis-pointed hint.
     number = min(empty, key=lambda number: (number in slots, number))
-    word, slot_name = _clue_word(clue), f"{setup.names[to]}'s slot {number}"
-    params = {"seat": to, "slot": number, **_clue_params(clue)}
-    undo = "Check the slots, or undo the earlier hint"
-    if number in slots:
-        raise errors.HintCannotTouch(
-            f"{slot_name} cannot be {word}: a {word} hint cannot touch it. {undo}", **params
-        )
-    raise errors.HintMustTouch(
-        f"{slot_name} can only be {word}: a {word} hint must touch it. {undo}", **params
-    )
+    refusal = errors.HintCannotTouch if number in slots else errors.HintMustTouch
+    raise refusal(names=setup.names, seat=to, slot=number, **_clue_params(clue))
 
 
 def _check_slots(setup: GameSetup, position: Position, seat: int, slots: tuple[int, ...]) -> None:
@@ -670,18 +549,11 @@ def _check_slots(setup: GameSetup, position: Position, seat: int, slots: tuple[i
     size = position.hands[seat]
     for slot in slots:
         if type(slot) is not int or not 1 <= slot <= size:
-            name = setup.names[seat]
-            cards = "1 card" if size == 1 else f"{size} cards"
-            raise errors.NoSuchSlot(
-                f"{name} has {cards}: there is no slot {slot}", seat=seat, slot=slot, size=size
-            )
+            raise errors.NoSuchSlot(names=setup.names, seat=seat, slot=slot, size=size)
 
 
-def _clue_word(clue: Color | int) -> str:
-    return clue.label if isinstance(clue, Color) else str(clue)
-
-
-def _clue_params(clue: Color | int) -> dict[str, object]:
+def _clue_params(clue: Color | int) -> dict[str, Any]:
+    """A refusal's parameter for a clue: ``color`` or ``rank``."""
     return {"color": clue} if isinstance(clue, Color) else {"rank": clue}
 
 
@@ -704,20 +576,9 @@ def _refuse_card_in_slot(setup: GameSetup, slot: SlotKnowledge, number: int, car
             (clue for clue in slot.clues if not isinstance(clue, Color) and clue != card.rank),
             None,
         )
-    end = f"{card.code()} cannot be there. Check the slot, or undo the hint"
     if hinted is not None:
-        raise errors.CardNotInSlot(
-            f"Slot {number} was hinted {_clue_word(hinted)}: {end}",
-            slot=number,
-            card=card,
-            **_clue_params(hinted),
-        )
-    raise errors.CardRuledOut(
-        f"Slot {number} cannot be {_clue_word(fact)}: {end}",
-        slot=number,
-        card=card,
-        **_clue_params(fact),
-    )
+        raise errors.CardNotInSlot(slot=number, card=card, **_clue_params(hinted))
+    raise errors.CardRuledOut(slot=number, card=card, **_clue_params(fact))
 
 
 def _advance(
@@ -738,7 +599,6 @@ def _advance(
     hands = position.hands
 
     if type(action) is Hint:
-        kind = _HINT_EVENT
         position.hints -= 1
         hints_change = -1
         if hinted is not None:  # hand memory: the receiver's masks after the hint
@@ -747,11 +607,10 @@ def _advance(
     else:
         card = action.card
         color, rank = card
-        index = color * 5 + rank - 1
+        index = card.ordinal
         position.seen[index] += 1
         hints_change = 0
         if type(action) is Discard:
-            kind = _DISCARD_EVENT
             position.discards.append(card)
             position.hints += 1
             hints_change = 1
@@ -760,7 +619,6 @@ def _advance(
             if announce is not None:
                 announce_right = announce is color
             if rank == position.fireworks[color] + 1 and announce_right is not False:
-                kind = _PLAY_EVENT
                 position.fireworks[color] = rank
                 completed = rank == 5
                 earned = completed + (announce_right is True)
@@ -769,20 +627,17 @@ def _advance(
                     hints_change = min(earned, room)
                     bonus_lost = earned > room
                     position.hints += hints_change
-                # every firework complete: they add up to the highest score (no generator
-                # expression here: it would make ``position`` a closure's cell at every action)
+                # every firework complete: they add up to the highest score
                 if completed and sum(position.fireworks) == setup.max_score:
                     end = EndReason.PERFECT
-            else:
-                kind = _MISPLAY_EVENT
+            else:  # a misplay
                 position.discards.append(card)
                 position.fuses += 1
                 fuse_burnt = True
                 if position.fuses >= MAX_FUSES:
                     end = EndReason.STRIKEOUT
-        if (
+        if (  # the last copy of a card its firework still needs is gone (not played)
             end is None
-            and kind is not _PLAY_EVENT
             and setup.options.crowning_piece
             and rank > position.fireworks[color]
             and position.seen[index] == setup.copies[index]
@@ -794,13 +649,8 @@ def _advance(
             final_round_started = position.deck == 0 and not setup.options.crowning_piece
         else:
             hands[player] -= 1
-        memory, slot = position.memory, action.slot
-        if memory is not None and slot is not None:
-            # The card leaves its slot; the one drawn takes slot 1 (GAME-LOG.md, "Hand memory").
-            seat_masks = memory[player]
-            del seat_masks[slot - 1]
-            if drew:
-                seat_masks.insert(0, setup.fresh_mask)
+        if position.memory is not None and action.slot is not None:
+            leave_slot(position.memory[player], action.slot, drew, setup.fresh_mask)
 
     position.turns += 1
     if end is None:
@@ -824,42 +674,46 @@ def _advance(
 
     if not describe:
         return None
-    # tuple.__new__ with every field, as namedtuple's own _make does: a third of the
-    # cost of Event(...), once per applied action.
-    return _new_tuple(
-        Event,
-        (
-            position.turns,
-            player,
-            action,
-            kind,
-            card,
-            hints_change,
-            fuse_burnt,
-            completed,
-            bonus_lost,
-            announce_right,
-            drew,
-            final_round_started,
-            end,
-            position.hints,
-            position.fuses,
-        ),
+    return Event(
+        turn=position.turns,
+        player=player,
+        action=action,
+        kind=_event_kind(action, fuse_burnt),
+        card=card,
+        hints_change=hints_change,
+        fuse_burnt=fuse_burnt,
+        firework_completed=completed,
+        bonus_lost=bonus_lost,
+        announce_right=announce_right,
+        drew=drew,
+        final_round_started=final_round_started,
+        end=end,
+        hints_after=position.hints,
+        fuses_after=position.fuses,
     )
 
 
-class _SlotClues:
-    """The clues that touched each slot, per seat (slot 1 first), worked out from the actions
-    when asked: only :meth:`Game.hand_memory` and one refusal's words read them, so the
-    referee does not keep them up to date at every action.
+def _event_kind(action: Action, fuse_burnt: bool) -> EventKind:
+    if type(action) is Hint:
+        return EventKind.HINT
+    if type(action) is Discard:
+        return EventKind.DISCARD
+    return EventKind.MISPLAY if fuse_burnt else EventKind.PLAY
 
-    The cards move as :func:`_advance` moves the masks: a hint adds its clue to the slots
-    it touched; a card played or discarded leaves its slot, and the card drawn, if any,
-    takes slot 1. A card is drawn while the deck has one, unless the action ended the game
-    first (a perfect game, the third fuse, a critical discard): only the last action can
-    have done that, so whether it drew is read from the length of the hand's masks.
-    Asked again after more actions, it folds only the new ones (:meth:`Game.undo` starts
-    it again).
+
+class _SlotClues:
+    """The clues that touched each slot, per seat (slot 1 first), worked out from the actions.
+
+    Only :meth:`Game.hand_memory` and one refusal's words read them, so the referee does
+    not keep them up to date at every action: they are folded in when asked.
+
+    The cards move as :func:`_advance` moves the masks (:func:`~engine.memory.leave_slot`):
+    a hint adds its clue to the slots it touched; a card played or discarded leaves its
+    slot, and the card drawn, if any, takes slot 1. A card is drawn while the deck has one,
+    unless the action ended the game first (a perfect game, the third fuse, a critical
+    discard): only the last action can have done that, so whether it drew is read from
+    the length of the hand's masks. Asked again after more actions, it folds only the new
+    ones (:meth:`Game.undo` starts it again).
     """
 
     __slots__ = ("current", "deck", "folded", "players", "seats")
@@ -889,10 +743,13 @@ class _SlotClues:
             else:
                 assert action.slot is not None
                 seat = self.seats[self.current]
-                del seat[action.slot - 1]
-                if self.deck > 0 and (number < last - 1 or len(seat) < len(memory[self.current])):
+                # a card was drawn unless the deck was empty or the game's last action ended it
+                drew = self.deck > 0 and (
+                    number < last - 1 or len(seat) - 1 < len(memory[self.current])
+                )
+                if drew:
                     self.deck -= 1
-                    seat.insert(0, ())
+                leave_slot(seat, action.slot, drew, ())
             self.current = (self.current + 1) % self.players
         self.folded = last
         return self.seats

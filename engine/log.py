@@ -1,24 +1,20 @@
-"""The game log, ``hanabi-log/1`` (see GAME-LOG.md): parse, write, summarise.
+"""The game log, ``hanabi-log/1`` (see GAME-LOG.md): its parser, its writer and its summary.
 
 One format serves the journal, the export, ``replay`` and test fixtures.
 Parsing is pure (text in, values out); reading files is the caller's job.
 
-An action line is read in two layers. First the **schemas** (``_HintLine``,
-``_PlayLine``, ``_DiscardLine``: msgspec Structs that read like GAME-LOG.md's
-field table) decode and check it in one pass, and a look-up or two turn it into
-its action. Any line they do not take exactly (bad JSON, a wrong type, an
-unknown key, a lower-case card, a repeated slot, what the header's hand memory
-refuses...) is declined and read again by the **hand-written parser**
-(:func:`parse_action`), which accepts what the format allows and words every
-refusal. So the schemas say what a line may hold; the hand-written parser says
-what is wrong with one. A line the schemas take gives exactly the action the
-hand-written parser gives (``tests/engine/test_log_fast.py``); the header is read by
-the hand-written parser alone.
+An action line is read by one parser: the **schemas** (``_HintLine``, ``_PlayLine``,
+``_DiscardLine``: msgspec Structs that read like GAME-LOG.md's field table) decode and
+check it in one pass, and :meth:`to_action` turns it into its action, checking what the
+header's hand memory asks. A line they refuse is refused in words: :func:`_refusal`
+says which field is wrong, in the sentence of the format (``rank must be a number from
+1 to 5``), from msgspec's error and the line's JSON object. The header is read on its own
+(:func:`_parse_header`).
 
->>> text = '''{"format": "hanabi-log/1", "players": 2}
+>>> text = \'\'\'{"format": "hanabi-log/1", "players": 2}
 ... {"action": "play", "card": "r1"}
 ... # a comment
-... {"action": "hint", "to": 0, "rank": 2}'''
+... {"action": "hint", "to": 0, "rank": 2}\'\'\'
 >>> log = parse_log(text)
 >>> [type(a).__name__ for a in log.actions], log.lines
 (['Play', 'Hint'], [2, 4])
@@ -32,15 +28,14 @@ the hand-written parser alone.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import re
 from dataclasses import dataclass
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import msgspec
-import orjson
 
 from engine.actions import Action, Discard, Hint, Play
-from engine.cards import ALL_CARDS, Card, CardFormatError, Color
+from engine.cards import ALL_CARDS, Card, Color
 from engine.errors import CompanionError, IllegalAction
 from engine.game import Game
 from engine.memory import SlotKnowledge
@@ -53,7 +48,7 @@ _HEADER_KEYS = frozenset(
     {"format", "players", "first_player", "names", "started_at", *OPTION_NAMES}
 )
 # Cards and colours as the log writes them, found with a look-up (the from_code and
-# from_name that say what is wrong are called only when it fails).
+# from_name that read other spellings, or say what is wrong, are called only when it fails).
 _CARD_BY_CODE = {card.code(): card for card in ALL_CARDS}
 _COLOR_BY_LABEL = {color.label: color for color in Color}
 
@@ -87,12 +82,8 @@ class GameLog:
     header_line: int = 1
 
 
-def parse_log(text: str, *, fast: bool = True) -> GameLog:
-    """Parse a whole log. Raises :class:`LogFormatError` with the line at fault.
-
-    ``fast=False`` reads every action line with the hand-written parser alone: the same
-    result, slower (the tests compare the two).
-    """
+def parse_log(text: str) -> GameLog:
+    """Parse a whole log. Raises :class:`LogFormatError` with the line at fault."""
     numbered = enumerate(text.split("\n"), start=1)
     for number, raw in numbered:
         obj = _json_of_line(raw, number)
@@ -106,17 +97,15 @@ def parse_log(text: str, *, fast: bool = True) -> GameLog:
         raise LogFormatError(1, "the log is empty: it needs a header line")
     header_line = number
     hand_memory = setup.options.hand_memory
-    decode = _ACTION_LINE.decode if fast else _decline
     actions: list[Action] = []
     lines: list[int] = []
+    action: Action | None
     for number, raw in numbered:
         if not raw:
             continue
         try:
-            action = decode(raw).to_action(hand_memory)
-        except _DECLINED:  # not JSON, or not what a line may hold: the hand-written parser says
-            action = None
-        if action is None:
+            action = _ACTION_LINE.decode(raw).to_action(hand_memory)
+        except _NOT_TAKEN:  # a comment, spaces around the line, or a refusal to word
             action = _parse_action_line(raw, number, hand_memory)
             if action is None:
                 continue  # a blank line or a comment
@@ -125,42 +114,45 @@ def parse_log(text: str, *, fast: bool = True) -> GameLog:
     return GameLog(setup, actions, lines, header_line)
 
 
-# The hand-written parser of a line: it takes what the schemas decline, and it words every
-# refusal (LogFormatError, with the line).
-
 _NO_VALUE: Any = object()  # what _json_of_line reads from a blank line or a comment
 
 
 def _json_of_line(raw: str, number: int) -> Any:
     """The JSON value of a line, or _NO_VALUE for a blank line or a comment."""
-    # Strict: one JSON value per line; 2.5x the standard library's speed; deep nesting
-    # is a JSONDecodeError too (no RecursionError). A line is read as it comes first:
-    # one that parses would parse the same stripped (JSON allows spaces around a value).
+    line = raw.strip()
+    if not line or line[0] == "#":
+        return _NO_VALUE
     try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        line = raw.strip()
-        if not line or line[0] == "#":
-            return _NO_VALUE
-        try:
-            return orjson.loads(line)
-        except orjson.JSONDecodeError as error:
-            raise LogFormatError(number, f"not valid JSON ({error})") from None
+        return msgspec.json.decode(line)
+    except (msgspec.DecodeError, UnicodeEncodeError, RecursionError) as error:
+        # strict: one JSON value per line; a lone surrogate or absurd nesting is refused too
+        raise LogFormatError(number, f"not valid JSON ({error})") from None
 
 
 def _parse_action_line(raw: str, number: int, hand_memory: bool) -> Action | None:
-    """The action of a line after the header, None for a blank line or a comment."""
-    obj = _json_of_line(raw, number)
-    if obj is _NO_VALUE:
+    """The action of a line after the header, None for a blank line or a comment; a
+    :class:`LogFormatError` in words for a line the schemas refuse."""
+    line = raw.strip()
+    if not line or line[0] == "#":
         return None
     try:
-        parse = _PARSER_OF[obj["action"]]
-    except (KeyError, TypeError):  # not an object, or no known "action"
-        parse = parse_action  # refuses it, saying which
+        return _ACTION_LINE.decode(line).to_action(hand_memory)
+    except (msgspec.DecodeError, UnicodeEncodeError, RecursionError) as error:
+        obj = _json_of_line(line, number)  # not JSON: refused there
+        reason = _refusal(error, obj, _key_twice(line) if type(obj) is dict else None)
+    except ValueError as error:  # to_action's words, or a card's or a colour's
+        reason = str(error)
+    raise LogFormatError(number, reason)
+
+
+def _key_twice(line: str) -> str | None:
+    """A key the line's object has twice (JSON allows it), or None."""
     try:
-        return parse(obj, hand_memory)
-    except ValueError as error:
-        raise LogFormatError(number, str(error)) from None
+        pairs = json.loads(line, object_pairs_hook=lambda pairs: pairs)
+    except (ValueError, RecursionError):
+        return None
+    keys = [key for key, _ in pairs] if type(pairs) is list else []
+    return next((key for key in keys if keys.count(key) > 1), None)
 
 
 def replay_log(text: str) -> Game:
@@ -224,249 +216,156 @@ def parse_action(obj: dict[str, Any], hand_memory: bool | None = None) -> Action
     ValueError: with hand memory a discard names its "slot"
     """
     try:
-        parse = _PARSER_OF[obj["action"]]
-    except (KeyError, TypeError):  # no "action", an unknown or unhashable one, not an object
-        if type(obj) is not dict:
-            raise ValueError("each line must be a JSON object") from None
-        raise ValueError(
-            f'"action" must be "hint", "play" or "discard", not {obj.get("action")!r}'
-        ) from None
-    try:
-        return parse(obj, hand_memory)
-    except CardFormatError as error:
-        raise ValueError(str(error)) from None
-
-
-# A parser for hints and one for plays and discards, found by the line's "action"
-# (parse_log calls them directly). Each checks, in this order: no unknown key, "player",
-# "at", then the action's own fields, then what the header's hand memory asks. A card or
-# colour spelt wrong raises CardFormatError (a ValueError) with its reason.
-
-
-def _parse_hint(obj: dict[str, Any], hand_memory: bool | None) -> Hint:
-    if not _HINT_KEYS.issuperset(obj):
-        _refuse_unknown_key(obj, "hint")
-    player = obj.get("player")
-    if player is not None and type(player) is not int:
-        raise ValueError("player must be a seat number")
-    at = obj.get("at")
-    if at is not None and type(at) is not str:
-        raise ValueError("at must be a string (ISO 8601 time)")
-    to = obj.get("to")
-    if to is not None and type(to) is not int:
-        raise ValueError("to must be a seat number")
-    rank = obj.get("rank")
-    if rank is not None and (type(rank) is not int or not 1 <= rank <= 5):
-        raise ValueError("rank must be a number from 1 to 5")
-    color = obj.get("color")
-    if color is not None:
-        color = _COLOR_BY_LABEL.get(color) if type(color) is str else None
-        if color is None:
-            color = Color.from_name(obj["color"])  # raises, saying what is wrong
-    slots = obj.get("slots")
-    if slots is not None:
-        slots = _parse_slots(slots)
-    if hand_memory:
-        if to is None or (color is None and rank is None):
-            raise ValueError('with hand memory a hint names "to" and a "color" or a "rank"')
-        if slots is None:
-            raise ValueError('with hand memory a hint lists the "slots" it touched')
-    elif slots is not None and hand_memory is not None:
-        raise ValueError('"slots" needs "hand_memory": true in the header')
-    return Hint(to, color, rank, player, at, slots)
-
-
-def _parse_card_action(obj: dict[str, Any], hand_memory: bool | None) -> Play | Discard:
-    """A play or a discard: they share their fields but a play's "announce"."""
-    kind = obj["action"]
-    play = kind == "play"
-    if not (_PLAY_KEYS if play else _DISCARD_KEYS).issuperset(obj):
-        _refuse_unknown_key(obj, kind)
-    player = obj.get("player")
-    if player is not None and type(player) is not int:
-        raise ValueError("player must be a seat number")
-    at = obj.get("at")
-    if at is not None and type(at) is not str:
-        raise ValueError("at must be a string (ISO 8601 time)")
-    code = obj.get("card")
-    if code is None:
-        raise ValueError(f'a {kind} action needs its card, like "card": "R3"')
-    card = _CARD_BY_CODE.get(code) if type(code) is str else None
-    if card is None:
-        card = Card.from_code(code)  # lower case, or raises saying what is wrong
-    slot = obj.get("slot")
-    if slot is not None and (type(slot) is not int or slot < 1):
-        raise ValueError("slot must be a whole number from 1")
-    announce = obj.get("announce") if play else None
-    if announce is not None:
-        announce = _COLOR_BY_LABEL.get(announce) if type(announce) is str else None
-        if announce is None:
-            announce = Color.from_name(obj["announce"])  # raises, saying what is wrong
-    if hand_memory is not None and (slot is None) == hand_memory:
-        _refuse_slot(kind, hand_memory)
-    if play:
-        return Play(card, announce, player, at, slot)
-    return Discard(card, player, at, slot)
-
-
-def _refuse_slot(kind: str, hand_memory: bool) -> NoReturn:
-    """A play's or a discard's slot against the header: with hand memory one, without none."""
-    if hand_memory:
-        raise ValueError(f'with hand memory a {kind} names its "slot"')
-    raise ValueError('"slot" needs "hand_memory": true in the header')
-
-
-def _refuse_unknown_key(obj: dict[str, Any], kind: str) -> NoReturn:
-    unknown = sorted(set(obj) - _ACTION_KEYS[kind])[0]
-    raise ValueError(f"unknown key {unknown!r} in a {kind} action")
-
-
-_ACTION_KEYS = {
-    "hint": frozenset({"action", "to", "color", "rank", "player", "at", "slots"}),
-    "play": frozenset({"action", "card", "announce", "player", "at", "slot"}),
-    "discard": frozenset({"action", "card", "player", "at", "slot"}),
-}
-_HINT_KEYS, _PLAY_KEYS, _DISCARD_KEYS = (_ACTION_KEYS[kind] for kind in ("hint", "play", "discard"))
-_PARSER_OF: dict[str, Callable[[dict[str, Any], bool | None], Action]] = {
-    "hint": _parse_hint,
-    "play": _parse_card_action,
-    "discard": _parse_card_action,
-}
-
-
-_SLOTS_SPELLING = "slots must be a list of whole numbers from 1, like [1, 4]"
-
-
-def _parse_slots(value: object) -> tuple[int, ...]:
-    """The ``slots`` of a hint: distinct whole numbers from 1 (GAME-LOG.md, "Hand memory")."""
-    if type(value) is not list:
-        raise ValueError(_SLOTS_SPELLING)
-    for slot in value:
-        if type(slot) is not int or slot < 1:
-            raise ValueError(_SLOTS_SPELLING)
-    if len(set(value)) < len(value):
-        repeated = next(slot for slot in value if value.count(slot) > 1)
-        raise ValueError(f"slot {repeated} is listed twice in slots")
-    return tuple(value)
+        line: _ActionLine = msgspec.convert(obj, _ActionLine)
+    except msgspec.ValidationError as error:
+        raise ValueError(_refusal(error, obj)) from None
+    return line.to_action(hand_memory)
 
 
 # -- the schemas: what an action line may hold, decoded and checked in one pass by msgspec --
-# A line a schema takes exactly becomes its action with a look-up or two. Any other line is
-# declined, and read again by the hand-written parser above, which words the refusal:
-# msgspec refuses it (DecodeError, ValidationError), a card or colour is not in the tables
-# (KeyError: a lower-case card is the hand-written parser's), or to_action raises
-# _Declined (what the header's hand memory refuses, a slot listed twice). So a schema may
-# be stricter than the format, never looser: declining a line costs time, not meaning.
 
-# orjson reads whole numbers up to 64 bits as int, beyond as float (which the hand-written
-# parser refuses); msgspec reads any size, so a schema bounds them (int64: narrower, so safe).
+# Whole numbers up to 64 bits, signed (msgspec bounds no wider); a larger one is refused.
 _WholeNumber = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 _SlotNumber = Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1)]
 _Rank = Annotated[int, msgspec.Meta(ge=1, le=5)]
-# The colour of a label the log writes, or None for no colour (KeyError for anything else).
-_COLOR_OR_NONE: dict[str | None, Color | None] = {None: None}
-_COLOR_OR_NONE.update(_COLOR_BY_LABEL.items())
 
 
-class _Declined(CompanionError, ValueError):
-    """A line the schemas leave to the hand-written parser (never seen outside this module)."""
+def _color(label: str | None) -> Color | None:
+    """The colour of a label (None for none); CardFormatError, in words, for no colour."""
+    if label is None:
+        return None
+    color = _COLOR_BY_LABEL.get(label)
+    return color if color is not None else Color.from_name(label)
 
 
 class _HintLine(
     msgspec.Struct, tag_field="action", tag="hint", forbid_unknown_fields=True, gc=False
 ):
-    """``{"action": "hint", ...}``: the fields GAME-LOG.md lists for a hint, all optional."""
+    """The schema of a hint's line, ``{"action": "hint", ...}``: its fields, all optional."""
 
     to: _WholeNumber | None = None
-    color: str | None = None  # a label of _COLOR_BY_LABEL
+    color: str | None = None  # a colour's label
     rank: _Rank | None = None
     player: _WholeNumber | None = None
     at: str | None = None
     slots: tuple[_SlotNumber, ...] | None = None
 
     def to_action(self, hand_memory: bool | None) -> Hint:
-        """The hint; _Declined (or KeyError) where the hand-written parser has the last word.
-
-        With hand memory a hint names its receiver, a clue and its slots, without it no slots
-        (``(x is None) is hand_memory`` is never true for None: a line alone asks neither).
-        """
-        color = _COLOR_OR_NONE[self.color]
+        """The hint; ``ValueError`` in words for a colour that is none, a slot listed twice,
+        or what the header's hand memory refuses (None: a line alone asks nothing)."""
+        color = _color(self.color)
         slots = self.slots
-        if (slots is None) is hand_memory or (
-            hand_memory and (self.to is None or (color is None and self.rank is None))
-        ):
-            raise _Declined
         if slots is not None and len(slots) > 1 and len(set(slots)) < len(slots):
-            raise _Declined  # a slot listed twice
+            repeated = next(slot for slot in slots if slots.count(slot) > 1)
+            raise ValueError(f"slot {repeated} is listed twice in slots")
+        if hand_memory:
+            if self.to is None or (color is None and self.rank is None):
+                raise ValueError('with hand memory a hint names "to" and a "color" or a "rank"')
+            if slots is None:
+                raise ValueError('with hand memory a hint lists the "slots" it touched')
+        elif slots is not None and hand_memory is not None:
+            raise ValueError(_SLOT_NEEDS_HAND_MEMORY.replace("slot", "slots", 1))
         return Hint(self.to, color, self.rank, self.player, self.at, slots)
 
 
 class _PlayLine(
     msgspec.Struct, tag_field="action", tag="play", forbid_unknown_fields=True, gc=False
 ):
-    """``{"action": "play", "card": "R3", ...}``."""
+    """The schema of a play's line, ``{"action": "play", "card": "R3", ...}``."""
 
-    card: str  # a code of _CARD_BY_CODE (upper case)
-    announce: str | None = None  # a label of _COLOR_BY_LABEL
+    card: str  # a card's code, R3 (or r3)
+    announce: str | None = None  # a colour's label
     player: _WholeNumber | None = None
     at: str | None = None
     slot: _SlotNumber | None = None
 
     def to_action(self, hand_memory: bool | None) -> Play:
-        """The play; _Declined (or KeyError) where the hand-written parser has the last word."""
+        """The play; ``ValueError`` in words as :meth:`_HintLine.to_action`."""
+        card = _CARD_BY_CODE.get(self.card) or Card.from_code(self.card)
+        announce = _color(self.announce)
         if (self.slot is None) is hand_memory:
-            raise _Declined  # with hand memory a slot, without none
-        return Play(
-            _CARD_BY_CODE[self.card], _COLOR_OR_NONE[self.announce], self.player, self.at, self.slot
-        )
+            _refuse_slot("play", hand_memory)
+        return Play(card, announce, self.player, self.at, self.slot)
 
 
 class _DiscardLine(
     msgspec.Struct, tag_field="action", tag="discard", forbid_unknown_fields=True, gc=False
 ):
-    """``{"action": "discard", "card": "B1", ...}``."""
+    """The schema of a discard's line, ``{"action": "discard", "card": "B1", ...}``."""
 
-    card: str  # a code of _CARD_BY_CODE (upper case)
+    card: str  # a card's code, B1 (or b1)
     player: _WholeNumber | None = None
     at: str | None = None
     slot: _SlotNumber | None = None
 
     def to_action(self, hand_memory: bool | None) -> Discard:
-        """The discard; _Declined (or KeyError) where the hand-written parser has the last
-        word."""
+        """The discard; ``ValueError`` in words as :meth:`_HintLine.to_action`."""
+        card = _CARD_BY_CODE.get(self.card) or Card.from_code(self.card)
         if (self.slot is None) is hand_memory:
-            raise _Declined  # with hand memory a slot, without none
-        return Discard(_CARD_BY_CODE[self.card], self.player, self.at, self.slot)
+            _refuse_slot("discard", hand_memory)
+        return Discard(card, self.player, self.at, self.slot)
+
+
+_SLOT_NEEDS_HAND_MEMORY = '"slot" needs "hand_memory": true in the header'
+
+
+def _refuse_slot(kind: str, hand_memory: bool) -> None:
+    """A play's or a discard's slot against the header: with hand memory one, without none."""
+    if hand_memory:
+        raise ValueError(f'with hand memory a {kind} names its "slot"')
+    raise ValueError(_SLOT_NEEDS_HAND_MEMORY)
 
 
 _ActionLine = _HintLine | _PlayLine | _DiscardLine
 _ACTION_LINE: msgspec.json.Decoder[_ActionLine] = msgspec.json.Decoder(_ActionLine)
-# What reading a line the schemas do not take raises: msgspec's DecodeError and
-# ValidationError, _Declined and UnicodeEncodeError (a lone surrogate in the text) are
-# ValueErrors; KeyError from the look-ups; RecursionError for absurd nesting (msgspec skips
-# an unknown value by recursion).
-_DECLINED = (ValueError, KeyError, RecursionError)
+# What reading a line the schemas do not take at once raises: msgspec's DecodeError and
+# ValidationError, to_action's words and UnicodeEncodeError (a lone surrogate in the text)
+# are ValueErrors; RecursionError for absurd nesting.
+_NOT_TAKEN = (ValueError, RecursionError)
+
+# -- a refusal in words: which field is wrong, in the format's sentence ---------------------
+
+_ACTION_KEYS = {
+    "hint": frozenset({"action", "to", "color", "rank", "player", "at", "slots"}),
+    "play": frozenset({"action", "card", "announce", "player", "at", "slot"}),
+    "discard": frozenset({"action", "card", "player", "at", "slot"}),
+}
+_FIELD_WORDS = {
+    "player": "player must be a seat number",
+    "at": "at must be a string (ISO 8601 time)",
+    "to": "to must be a seat number",
+    "rank": "rank must be a number from 1 to 5",
+    "slot": "slot must be a whole number from 1",
+    "slots": "slots must be a list of whole numbers from 1, like [1, 4]",
+}
+_FIELD_AT = re.compile(r"at `\$\.([a-z]+)")
 
 
-def fast_action(line: str, hand_memory: bool | None) -> Action | None:
-    """The action of a line as the schemas read it, or None: the hand-written parser decides.
-
-    When not None, it is what :func:`parse_action` makes of the line's JSON object.
-
-    >>> fast_action('{"action": "play", "card": "R1", "slot": 2}', hand_memory=True)
-    Play(card=Card(color=<Color.RED: 0>, rank=1), announce=None, player=None, at=None, slot=2)
-    >>> fast_action('{"action": "play", "card": "r1", "slot": 2}', hand_memory=True) is None
-    True
-    """
+def _refusal(error: Exception, obj: Any, twice: str | None = None) -> str:
+    """Why the schemas refused ``obj`` (the line's JSON value), in the format's words:
+    msgspec's ``error`` says which field; a card or a colour says what is wrong itself."""
+    if type(obj) is not dict:
+        return "each line must be a JSON object"
+    kind = obj.get("action")
+    if type(kind) is not str or kind not in _ACTION_KEYS:
+        return f'"action" must be "hint", "play" or "discard", not {kind!r}'
+    if twice is not None:  # the schemas read one of its values, a JSON object the last
+        return f"{json.dumps(twice, ensure_ascii=False)} is written twice"
+    found = _FIELD_AT.search(str(error))
+    field = found.group(1) if found else ""
+    unknown = set(obj) - _ACTION_KEYS[kind]
+    if unknown:
+        return f"unknown key {sorted(unknown)[0]!r} in a {kind} action"
+    if kind != "hint" and "card" not in obj:
+        return f'a {kind} action needs its card, like "card": "R3"'
     try:
-        return _ACTION_LINE.decode(line).to_action(hand_memory)
-    except _DECLINED:
-        return None
-
-
-def _decline(line: str) -> NoReturn:
-    """The decoder of ``parse_log(fast=False)``: declines every line."""
-    raise _Declined(line)
+        if field == "card":
+            Card.from_code(obj["card"])  # raises, saying what is wrong
+        elif field in ("color", "announce"):
+            Color.from_name(obj[field])  # raises, saying what is wrong
+    except ValueError as wrong:
+        return str(wrong)
+    return _FIELD_WORDS.get(field) or f"not a valid {kind} action ({error})"
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:

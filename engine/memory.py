@@ -48,6 +48,7 @@ Clue = Color | int
 """What a hint names: a colour or a rank."""
 
 T = TypeVar("T", Color, int)
+T_slot = TypeVar("T_slot")
 
 
 class SlotKnowledge(msgspec.Struct, frozen=True, gc=False):
@@ -154,6 +155,22 @@ IMPOSSIBLE: frozenset[int] = frozenset(
 )
 #: The bits a card sets, by :attr:`Card.ordinal`: it fits a mask that has them all.
 CARD_BITS: tuple[int, ...] = tuple(1 << card.color | _rank_bit(card.rank) for card in ALL_CARDS)
+
+
+def leave_slot(seat: list[T_slot], slot: int, drew: bool, fresh: T_slot) -> None:
+    """A card leaves ``slot`` of a hand (what is known of each slot, slot 1 first): the
+    cards in the slots before it move one slot right, and the card drawn, if any, takes
+    slot 1 as ``fresh`` (GAME-LOG.md, "Hand memory"). The referee moves its masks with it,
+    :meth:`Game.hand_memory` the clues.
+
+    >>> seat = ["a", "b", "c"]
+    >>> leave_slot(seat, 2, True, "new")
+    >>> seat
+    ['new', 'a', 'c']
+    """
+    del seat[slot - 1]
+    if drew:
+        seat.insert(0, fresh)
 
 
 def color_answers(color: Color, wild: bool) -> frozenset[Color]:

@@ -32,8 +32,10 @@ MAX_FUSES = 3
 
 
 class GameSetup:
-    """Who plays and with which rules. Immutable; validated on creation; compares by the five
-    values it is made of (the rest follows from them).
+    """A game's set-up: who plays and with which rules.
+
+    Immutable; validated on creation; compares by the five values it is made of (the rest
+    follows from them).
 
     A plain class, not a dataclass: a dataclass writes and compiles its methods' source when
     its module is imported, which the start pays before its first frame.

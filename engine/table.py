@@ -24,7 +24,7 @@ from engine.setup import MAX_HINTS, GameSetup
 
 
 class SimulatedTable:
-    """Deals a real deck and plays random legal turns through a :class:`Game`."""
+    """A simulated table: it deals a real deck and plays random legal turns (a :class:`Game`)."""
 
     def __init__(
         self,

@@ -37,8 +37,8 @@ from collections.abc import Callable
 
 from msgspec import Struct
 
-from engine.errors import reason_in_words
 from hardware.events import CardScanned, Emit
+from hardware.os_words import reason_in_words
 from hardware.scanner import RepeatFilter, ScannerError, ThreadedReader
 from hardware.tagmap import TagMap
 from hardware.wiring import ReaderRole

@@ -30,8 +30,8 @@ from typing import Self
 
 import serial
 
-from engine.errors import reason_in_words
 from hardware.events import CardScanned, DeviceStatus, Emit
+from hardware.os_words import reason_in_words
 from hardware.tagmap import TagMap
 from hardware.wiring import (
     PROTOCOLS,

@@ -23,7 +23,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from engine.cards import Card, CardFormatError
-from engine.errors import CompanionError, reason_in_words
+from engine.errors import CompanionError
+from hardware.os_words import reason_in_words
 
 __all__ = ["MAX_TAG_LENGTH", "TagMap", "TagMapError", "card_code_of", "normalise_tag"]
 

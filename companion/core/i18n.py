@@ -23,8 +23,9 @@ from companion.core.languages import FALLBACK, Language
 from engine.actions import Hint
 from engine.cards import Card, Color
 from engine.errors import IllegalAction
-from engine.game import EndReason, Event, EventKind, Outcome, Rating
+from engine.game import Event, EventKind
 from engine.options import GameOptions, OptionValue
+from engine.outcome import EndReason, Outcome, Rating
 
 #: Every language of the app, English (the fallback) first: one module each in
 #: :mod:`companion.core.languages`, found there; a new language is a new file, nothing else.
@@ -153,9 +154,10 @@ def rating_sentence(lang: str, rating: Rating) -> str:
 def refusal_text(lang: str, error: IllegalAction, names: tuple[str, ...] = ()) -> str:
     """Why an action was refused, in words a player understands.
 
-    Every language, English included, says it with its own sentence for the
-    error's code, filled with the error's parameters: a seat by its player's
-    name (``Player 2`` without names), a card and a colour by their names.
+    Every language says it with its sentence for the error's code (English's are
+    the engine's own, ``engine.errors.ENGLISH``), filled with the error's
+    parameters: a seat by its player's name (``Player 2`` without names), a card
+    and a colour by their names.
 
     >>> from engine.errors import HintTokensFull
     >>> refusal_text("de", HintTokensFull())

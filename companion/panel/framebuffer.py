@@ -32,7 +32,8 @@ from types import TracebackType
 import pygame
 from msgspec import Struct
 
-from engine.errors import CompanionError, reason_in_words
+from engine.errors import CompanionError
+from hardware.os_words import reason_in_words
 
 __all__ = [
     "FramebufferError",

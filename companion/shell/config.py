@@ -34,8 +34,8 @@ from companion.shell.config_values import (
     reader_labels,
     reader_names,
 )
-from engine.errors import reason_in_words
 from engine.options import GameOptions
+from hardware.os_words import reason_in_words
 
 __all__ = [
     "DEFAULT_CONFIG_PATH",

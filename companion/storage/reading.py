@@ -19,9 +19,10 @@ from companion.storage.errors import DamagedGameError, UnknownGameError
 from companion.vocabulary.records import GameStatus, HistoryRow, StatsRow
 from engine.actions import Action
 from engine.errors import IllegalAction
-from engine.game import EndReason, Game, Outcome, Rating
+from engine.game import Game
 from engine.log import LogFormatError, parse_log
 from engine.options import GameOptions, SetupError
+from engine.outcome import EndReason, Outcome, Rating
 from engine.setup import GameSetup
 
 #: The columns of a history row (see :func:`_history_row`), read as bytes where damaged

@@ -14,9 +14,10 @@ from enum import StrEnum
 from msgspec import Struct
 
 from engine.actions import Action
-from engine.game import EndReason, Game, Outcome, Rating
+from engine.game import Game
 from engine.log import action_to_dict, dump_line
 from engine.options import GameOptions
+from engine.outcome import EndReason, Outcome, Rating
 from engine.setup import GameSetup
 
 __all__ = [

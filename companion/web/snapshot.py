@@ -254,7 +254,7 @@ def _score_line(lang: str, game: Game, score_text: Callable[[str, Game], str]) -
 
 def _result(lang: str, game: Game) -> tuple[str, str]:
     """The end's title and sentence, as the end screen says them."""
-    from engine.game import Outcome
+    from engine.outcome import Outcome
 
     reason = game.end_reason
     assert reason is not None

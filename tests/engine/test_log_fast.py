@@ -1,8 +1,9 @@
-"""The log's two layers (engine/log.py): the schemas read a line fast, the hand-written parser
-words every refusal; the schemas never change what a log means."""
+"""The log's one parser of an action line (engine/log.py): the schemas read a line and the
+refusals are worded in the format's sentences, whatever the line holds."""
 
 import json
 import random
+import re
 import sys
 
 from hypothesis import HealthCheck, given, settings
@@ -10,11 +11,14 @@ from hypothesis import strategies as st
 
 from engine.cards import ALL_CARDS, Color
 from engine.log import (
+    _ACTION_LINE,
     FORMAT,
     LogFormatError,
     _parse_action_line,
-    fast_action,
+    action_to_dict,
+    dump_line,
     format_log,
+    parse_action,
     parse_log,
 )
 from engine.options import GameOptions
@@ -98,32 +102,73 @@ def action_lines(draw):
     return before + "{" + body + "}" + after
 
 
-def by_hand(line, hand_memory):
-    """What the hand-written parser makes of a line: an action, None (blank), or the refusal."""
+# Every sentence the format refuses an action line with (GAME-LOG.md; tests/engine/test_log.py
+# pins them word for word): a refusal is one of them, never msgspec's own words.
+REFUSAL_WORDS = re.compile(
+    "|".join(
+        re.escape(words)
+        for words in (
+            "not valid JSON (",
+            "each line must be a JSON object",
+            '"action" must be "hint", "play" or "discard", not ',
+            '" is written twice',
+            "unknown key ",
+            "action needs its card, like",
+            "player must be a seat number",
+            "to must be a seat number",
+            "at must be a string (ISO 8601 time)",
+            "rank must be a number from 1 to 5",
+            "slot must be a whole number from 1",
+            "slots must be a list of whole numbers from 1",
+            "is listed twice in slots",
+            "is not a card: a suit letter",
+            "is not a colour (",
+            "with hand memory a ",
+            'needs "hand_memory": true in the header',
+        )
+    )
+)
+
+
+def read(line, hand_memory):
+    """What the parser makes of a line: an action, None (blank), or the refusal."""
     try:
         return _parse_action_line(line, 2, hand_memory)
     except LogFormatError as error:
         return error
 
 
+def taken(line, hand_memory):
+    """The action of a line the schemas take at once (no word needed), else None."""
+    try:
+        return _ACTION_LINE.decode(line).to_action(hand_memory)
+    except ValueError:
+        return None
+
+
 @PROPERTY
 @given(action_lines(), st.sampled_from([True, False, None]))
-def test_log_fast_a_line_the_schemas_take_reads_as_the_hand_written_parser_reads_it(
-    line, hand_memory
-):
-    """For any line, the schemas decline it or give exactly the hand-written parser's action
-    (same kind, same fields, same types): never one it refuses."""
-    fast = fast_action(line, hand_memory)
-    if fast is not None:
-        reference = by_hand(line, hand_memory)
-        assert not isinstance(reference, LogFormatError), (line, reference)
-        assert type(fast) is type(reference)
-        assert repr(fast) == repr(reference)
+def test_log_fast_a_line_reads_as_its_action_or_is_refused_in_the_formats_words(line, hand_memory):
+    """For any line, the parser gives an action that the log writer writes back to a line
+    read as the same action (same kind, same fields, same types), or refuses it on its line
+    in one of the format's sentences; what the schemas take at once is that action."""
+    result = read(line, hand_memory)
+    if isinstance(result, LogFormatError):
+        assert result.line == 2 and REFUSAL_WORDS.search(result.reason), (line, result)
+        assert taken(line, hand_memory) is None
+        return
+    assert result is not None, line  # a line of one object is never a comment
+    written = dump_line(action_to_dict(result))
+    assert repr(read(written, hand_memory)) == repr(result)
+    fast = taken(line, hand_memory)
+    assert fast is None or repr(fast) == repr(result)
+    if hand_memory is not None:
+        assert parse_action(json.loads(written), hand_memory) == result
 
 
-def outcome(text, fast):
+def outcome(text):
     try:
-        return parse_log(text, fast=fast)
+        return parse_log(text)
     except LogFormatError as error:
         return ("refused", error.line, error.reason)
 
@@ -133,18 +178,36 @@ def outcome(text, fast):
     st.sampled_from([None, False, True]),
     st.lists(action_lines() | st.sampled_from(["", "  ", "# a comment", "[1]", "{"]), max_size=6),
 )
-def test_log_fast_parse_log_gives_the_same_log_or_the_same_refusal_with_or_without_schemas(
-    hand_memory, lines
-):
-    """parse_log with the schemas and with the hand-written parser alone: the same GameLog, or
-    the same LogFormatError (words and line)."""
+def test_log_fast_parse_log_gives_each_lines_action_or_the_first_refusal(hand_memory, lines):
+    """parse_log gives the GameLog of the lines read one by one, or the LogFormatError (words
+    and line) of the first line refused."""
     header = {"format": FORMAT, "players": 3}
     if hand_memory is not None:
         header["hand_memory"] = hand_memory
     text = "\n".join(["# before the header", json.dumps(header), *lines])
-    fast, slow = outcome(text, fast=True), outcome(text, fast=False)
-    assert fast == slow
-    assert repr(fast) == repr(slow)
+    expected_actions, expected_lines, refused = [], [], None
+    for number, line in enumerate(lines, start=3):
+        result = _line_alone(line, number, bool(hand_memory))
+        if isinstance(result, LogFormatError):
+            refused = ("refused", number, result.reason)
+            break
+        if result is not None:
+            expected_actions.append(result)
+            expected_lines.append(number)
+    got = outcome(text)
+    if refused is not None:
+        assert got == refused
+        assert REFUSAL_WORDS.search(refused[2]), refused
+    else:
+        assert repr(got.actions) == repr(expected_actions)
+        assert got.lines == expected_lines and got.header_line == 2
+
+
+def _line_alone(line, number, hand_memory):
+    try:
+        return _parse_action_line(line, number, hand_memory)
+    except LogFormatError as error:
+        return error
 
 
 # -- the lines a table writes are all taken by the schemas (the benchmark's figure is real) ---
@@ -158,9 +221,10 @@ def played_logs(hand_memory):
         yield format_log(game.setup, game.actions)
 
 
-def hand_written_reads(text):
-    """How many lines parse_log(text) gives the hand-written parser (it declines none on its
-    own: every call is a line the schemas declined), counted with a profiler, not a mock."""
+def slow_reads(text):
+    """How many lines parse_log(text) reads a second time, to skip a comment or word a
+    refusal (every call is a line the schemas did not take at once), counted with a profiler,
+    not a mock."""
     calls = 0
     code = _parse_action_line.__code__
 
@@ -179,23 +243,23 @@ def hand_written_reads(text):
 
 def test_log_fast_every_line_a_table_writes_is_taken_by_the_schemas():
     """Every action line of whole games, with hand memory and without (as the log writer and
-    HLE's benchmark logs write them), is read by the schemas: the hand-written parser reads
-    none of them, so the benchmark's figure is the schemas' one."""
+    HLE's benchmark logs write them), is taken by the schemas at once: none is read a second
+    time, so the benchmark's figure is the schemas' one."""
     for hand_memory in (True, False):
         for text in played_logs(hand_memory):
             log = parse_log(text)
             lines = text.split("\n")
             kinds = set()
             for action, number in zip(log.actions, log.lines, strict=True):
-                assert fast_action(lines[number - 1], hand_memory) == action
+                assert taken(lines[number - 1], hand_memory) == action
                 kinds.add(type(action).__name__)
             assert kinds == {"Hint", "Play", "Discard"}
-            assert hand_written_reads(text) == 0
-            # the count sees the lines the schemas decline: a comment, a lower-case card
-            assert hand_written_reads(text + "# the end\n") == 1
+            assert slow_reads(text) == 0
+            # the count sees the lines read twice: a comment; a lower-case card is taken at once
+            assert slow_reads(text + "# the end\n") == 1
             lower = text.replace('"R', '"r', 1)
             assert parse_log(lower).actions == log.actions
-            assert hand_written_reads(lower) == (1 if lower != text else 0)
+            assert slow_reads(lower) == 0
 
 
 def test_log_fast_the_hle_style_lines_are_taken_by_the_schemas():
@@ -216,13 +280,13 @@ def test_log_fast_the_hle_style_lines_are_taken_by_the_schemas():
     }
     for hand_memory, lines in lines_by_header.items():
         for line in lines:
-            assert fast_action(line, hand_memory=hand_memory) is not None
+            assert taken(line, hand_memory=hand_memory) is not None
             # slots need hand memory, and hand memory needs the slots
-            assert fast_action(line, hand_memory=not hand_memory) is None
+            assert taken(line, hand_memory=not hand_memory) is None
 
 
-def test_log_fast_declined_lines_keep_the_hand_written_words():
-    """A line the schemas decline is refused in the hand-written parser's words, on its line."""
+def test_log_fast_refused_lines_are_refused_in_the_formats_words():
+    """A line the schemas refuse is refused in the format's words, on its line."""
     cases = {
         '{"action": "hint", "to": 1, "rank": 2, "slots": [1, 1]}': "slot 1 is listed twice",
         '{"action": "hint", "to": 18446744073709551616}': "to must be a seat number",
@@ -239,12 +303,13 @@ def test_log_fast_declined_lines_keep_the_hand_written_words():
             assert error.line == 3 and words in error.reason, (line, error)
         else:
             raise AssertionError(f"{line} was taken")
-        assert fast_action(line, hand_memory=False) is None
+        assert taken(line, hand_memory=False) is None
 
 
-def test_log_fast_lower_case_cards_are_read_by_the_hand_written_parser():
-    """The schemas take the log's own spelling (R3, red); the rest the format allows is read by
-    the hand-written parser, to the same action."""
+def test_log_fast_lower_case_cards_are_read_as_upper_case():
+    """The log writes R3; the format allows r3 too, read to the same action."""
     text = '{"format": "hanabi-log/1", "players": 2}\n{"action": "play", "card": "r1"}\n'
-    assert fast_action('{"action": "play", "card": "r1"}', False) is None
+    assert taken('{"action": "play", "card": "r1"}', False) == taken(
+        '{"action": "play", "card": "R1"}', False
+    )
     assert parse_log(text).actions[0].card.color is Color.RED

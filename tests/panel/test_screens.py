@@ -30,8 +30,9 @@ from companion.panel.screens import HINT_BLUE, SUIT_RGB, Renderer, drawer
 from companion.storage import HistoryRow, StatsRow
 from engine import Card, Color, Discard, GameSetup, Hint, Multicolor, Play
 from engine.errors import HintTokensFull
-from engine.game import EndReason, EventKind, Game, Outcome, Rating
+from engine.game import EventKind, Game
 from engine.options import GameOptions
+from engine.outcome import EndReason, Outcome, Rating
 from engine.table import SimulatedTable
 from hardware.events import ChooseColor, ChooseRank, Key, Press
 

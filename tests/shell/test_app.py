@@ -19,8 +19,8 @@ from companion.shell.app import App, resume
 from companion.storage import Storage
 from engine import Card, GameSetup, Play
 from engine.cards import Color
-from engine.game import Outcome
 from engine.log import parse_log
+from engine.outcome import Outcome
 from hardware.events import ChooseColor, ChooseRank, Key, Press, Tap
 
 

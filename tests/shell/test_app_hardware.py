@@ -29,8 +29,8 @@ from companion.shell.app import App, resume
 from companion.storage import Storage
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import Card, Color
-from engine.game import EndReason, Outcome
 from engine.log import format_log, parse_log, replay_log
+from engine.outcome import EndReason, Outcome
 from hardware.buttons import BEEP_PATTERNS, ButtonPanel, PanelPins
 from hardware.scanner import CardScanner, rdm6300_frame
 from hardware.tagmap import TagMap

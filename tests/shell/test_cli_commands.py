@@ -216,7 +216,7 @@ def test_reason_in_words_of_a_real_serial_error_has_no_ioctl_tuple():
     ioctl for device')"; the words say what it means."""
     import serial
 
-    from engine.errors import reason_in_words
+    from hardware.os_words import reason_in_words
 
     with pytest.raises(serial.SerialException) as raised:
         serial.Serial("/etc/passwd")

@@ -27,8 +27,9 @@ from companion.storage import GameStatus, HistoryRow, StatsRow
 from companion.vocabulary.phone import PairedPhone
 from engine import Card, Color, GameSetup, Multicolor
 from engine.errors import HintTokensFull
-from engine.game import EndReason, Game, Outcome, Rating
+from engine.game import Game
 from engine.options import GameOptions
+from engine.outcome import EndReason, Outcome, Rating
 from engine.table import SimulatedTable
 from hardware.events import ChooseColor, ChooseRank, ChooseSeat, ChooseSlot, Key, Press
 

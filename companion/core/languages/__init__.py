@@ -23,7 +23,7 @@ from pathlib import Path
 from msgspec import Struct
 
 from engine.cards import Color
-from engine.game import Rating
+from engine.outcome import Rating
 
 #: The language every other one falls back to, and the first one offered.
 FALLBACK = "en"

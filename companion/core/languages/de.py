@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from companion.core.languages import Language
 from engine.cards import Color
-from engine.game import Rating
+from engine.outcome import Rating
 
 LANGUAGE = Language(
     code="de",

@@ -1,7 +1,7 @@
 """English: the fallback of every other language.
 
-The refusals are the engine's own sentences (``engine/errors.py`` and
-``engine/game.py``), written with the parameters each refusal carries, so that
+The refusals are the engine's own sentences (``engine.errors.ENGLISH``, written
+there once), with the parameters each refusal carries as placeholders, so that
 English goes through the same path as every other language.
 """
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from companion.core.languages import Language
 from engine.cards import Color
-from engine.game import Rating
+from engine.errors import ENGLISH
+from engine.outcome import Rating
 
 LANGUAGE = Language(
     code="en",
@@ -267,52 +268,6 @@ LANGUAGE = Language(
         "discards": ("{n} discard", "{n} discards"),
         "misplays": ("{n} misplay", "{n} misplays"),
     },
-    refusals={
-        "game_over": "The game is over: no more actions",
-        "not_your_turn": "It is {player_name}'s turn, not {claimed_name}'s",
-        "no_such_seat": "There is no seat {seat} at a {players}-player table",
-        "no_hint_tokens": "No hint token is left: you cannot give a hint",
-        "hint_tokens_full": "All 8 hint tokens are available: you cannot discard",
-        "hint_to_self": "You cannot give a hint to yourself",
-        "hint_names_both": "A hint names one colour or one rank, never both",
-        "no_such_rank": "A hint names a rank from 1 to 5, not {rank}",
-        "hint_color_not_allowed": (
-            "With wild {color}, a hint cannot name {color}: every colour hint touches those cards"
-        ),
-        "hint_to_empty_hand": "{seat_name} has no card left: a hint must touch at least one card",
-        "no_one_to_hint": "Nobody else has a card left: there is no one to give a hint to",
-        "empty_hand": "You have no card left to play or discard",
-        "suit_not_in_game": "There is no {color} suit in this game",
-        "card_exhausted": (
-            "Every {card} is already revealed ({copies} in the deck): this card cannot "
-            "exist any more. Check the card"
-        ),
-        "announce_not_allowed": "Announcing a colour is only allowed in the timed display variant",
-        "nothing_to_undo": "Nothing to undo: the game has just started",
-        "slots_not_recorded": "This game does not keep hand memory: slots are not recorded",
-        "slot_needed": "With hand memory, say which slot the card came from",
-        "hint_needs_slots": (
-            "With hand memory, a hint names its receiver, one colour or rank, and the slots it touched"
-        ),
-        "no_such_slot": "{seat_name} has {cards}: there is no slot {slot}",
-        "slot_repeated": "Slot {slot} is named twice",
-        "hint_touches_nothing": "A hint must touch at least one card",
-        "hint_must_touch": (
-            "{seat_name}'s slot {slot} can only be {clue}: a {clue} hint must touch it. "
-            "Check the slots, or undo the earlier hint"
-        ),
-        "hint_cannot_touch": (
-            "{seat_name}'s slot {slot} cannot be {clue}: a {clue} hint cannot touch it. "
-            "Check the slots, or undo the earlier hint"
-        ),
-        "card_not_in_slot": (
-            "Slot {slot} was hinted {clue}: {card} cannot be there. "
-            "Check the slot, or undo the hint"
-        ),
-        "card_ruled_out": (
-            "Slot {slot} cannot be {clue}: {card} cannot be there. Check the slot, or undo the hint"
-        ),
-        "illegal_action": "That action is not allowed",
-    },
+    refusals=ENGLISH,  # the engine's own sentences, written once (engine/errors.py)
     card="{color} {rank}",
 )

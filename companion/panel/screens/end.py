@@ -10,7 +10,8 @@ from companion.core import i18n
 from companion.core.controller import Controller, GamePage
 from companion.panel.screens import actions, piles
 from companion.panel.screens.kit import ACCENT, DIM, TEXT, Kit
-from engine.game import EventKind, Game, Outcome
+from engine.game import EventKind, Game
+from engine.outcome import Outcome
 from hardware.events import InputEvent, Key, Press
 
 #: The end screen's NEXT button names the page it turns to.

@@ -24,7 +24,8 @@ from companion.panel.screens.game import message_text
 from companion.panel.screens.kit import ACCENT, DIM, GOOD, PANEL, SUIT_RGB, TEXT, WARN, Kit
 from engine.cards import Color
 from engine.errors import IllegalAction
-from engine.game import Event, EventKind, Outcome
+from engine.game import Event, EventKind
+from engine.outcome import Outcome
 from hardware.events import (
     ChooseColor,
     ChooseRank,

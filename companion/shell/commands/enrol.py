@@ -24,9 +24,9 @@ from companion.shell.commands.readers import (
 )
 from companion.shell.devices import default_tag_map_path
 from engine.cards import Card, CardFormatError
-from engine.errors import reason_in_words
 from engine.options import GameOptions, Multicolor
 from hardware.events import CardScanned
+from hardware.os_words import reason_in_words
 from hardware.tagmap import TagMap, TagMapError, card_code_of
 
 

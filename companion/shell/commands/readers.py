@@ -25,10 +25,10 @@ from companion.shell.config import (
     reader_names,
 )
 from companion.shell.devices import default_tag_map_path
-from engine.errors import reason_in_words
 from engine.options import Multicolor
 from hardware.events import CardScanned, DeviceStatus, InputEvent
 from hardware.keyboard import DeviceGrabbedError, KeyboardReader, NotAnInputDeviceError
+from hardware.os_words import reason_in_words
 from hardware.scanner import PROTOCOLS, CardScanner, PortInUseError, ScannerError
 from hardware.tagmap import TagMap, TagMapError
 from hardware.wiring import ScannerProtocol

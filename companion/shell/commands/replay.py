@@ -7,9 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from engine.errors import reason_in_words
 from engine.game import Game
 from engine.log import LogFormatError, LogRuleError, replay_log, summary
+from hardware.os_words import reason_in_words
 
 EXIT_RULE_BROKEN = 1
 EXIT_INVALID_LOG = 2

@@ -23,7 +23,7 @@ from companion.shell.devices import DeviceOptions, open_devices, window_tag_map
 from companion.shell.no_tls import without_tls
 from companion.shell.web_link import WebLink
 from companion.storage import DataDirLock, Storage, StorageError, default_data_dir
-from engine.errors import reason_in_words
+from hardware.os_words import reason_in_words
 
 #: How long the service waits at boot for a KMSDRM screen still coming up: its
 #: DRM driver is loaded by udev alongside the services, late on a slow boot.
