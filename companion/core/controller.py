@@ -85,6 +85,7 @@ from companion.core.results import (
     PhoneRemoved,
     PhonesLoaded,
     PhonesServed,
+    QuitAllowed,
     Result,
     StartupNotice,
 )
@@ -153,6 +154,9 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             return []
         if isinstance(event, PanelLayout):
             self.pile_on_table = event.pile_on_table
+            return []
+        if isinstance(event, QuitAllowed):
+            self.can_quit = event.allowed
             return []
         if isinstance(event, DeviceStatus):
             if event.connected:
@@ -241,6 +245,7 @@ __all__ = [
     "PhonesLoaded",
     "PhonesServed",
     "Quit",
+    "QuitAllowed",
     "RecordAction",
     "RecordUndo",
     "Refused",

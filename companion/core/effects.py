@@ -95,6 +95,8 @@ class PhoneOutcome(StrEnum):
     NOT_PAIRED = "not_paired"  # the phone's token is not (or no longer) paired
     PAGE_CLOSED = "page_closed"  # a pairing while the Phones page does not show its code
     WRONG_CODE = "wrong_code"  # a pairing with another code than the one shown
+    OTHER_GAME = "other_game"  # asked of another game than the one in play
+    NOT_STORED = "not_stored"  # the storage could not keep it (a full card, a lock): retry
 
     @property
     def ok(self) -> bool:

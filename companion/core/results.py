@@ -102,6 +102,13 @@ class StartupNotice(Struct, frozen=True):
     text: str | None
 
 
+class QuitAllowed(Struct, frozen=True):
+    """Whether the menu offers Quit: on a desktop window yes; under systemd no (the
+    service would only be started again)."""
+
+    allowed: bool
+
+
 class PanelLayout(Struct, frozen=True):
     """How the panel lays the game out: ``pile_on_table``, the discard pile is shown on
     the table page (a wide or a tall panel), so it has no page of its own (NEXT skips it)."""
@@ -121,5 +128,6 @@ Result = (
     | PhoneRemoved
     | PairingCodeMade
     | StartupNotice
+    | QuitAllowed
     | PanelLayout
 )

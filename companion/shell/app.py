@@ -44,6 +44,7 @@ from companion.core.controller import (
     PairingCodeMade,
     PairPhone,
     PanelLayout,
+    PhoneOutcome,
     PhonePaired,
     PhoneRemoved,
     PhoneReply,
@@ -417,7 +418,7 @@ class App:
                 self.take_back_unsaved(refusal, before)
                 if isinstance(event, PhoneMove | PhonePair):  # not kept: a retry may succeed
                     words = message_words(self.controller.language, refusal, ())
-                    event.reply(Answer(False, 503, words))
+                    event.reply(Answer(False, http_status(PhoneOutcome.NOT_STORED), words))
                 break  # what follows depended on it
         self.show_tokens()
         self.dirty = True
@@ -435,7 +436,8 @@ class App:
         except StorageError as error:
             log.warning("%s", error)
             refusal = storage_refusal(error, self.storage.path.parent)
-            move.reply(Answer(False, 503, message_words(self.controller.language, refusal, ())))
+            words = message_words(self.controller.language, refusal, ())
+            move.reply(Answer(False, http_status(PhoneOutcome.NOT_STORED), words))
             return True
         if kept is not None:
             move.reply(Answer.from_json(*kept))
@@ -443,7 +445,9 @@ class App:
         game = self.controller.game
         if game is not None and move.game != ("" if self.game_id is None else str(self.game_id)):
             words = i18n.tr(self.controller.language, "phone_new_game")
-            move.reply(Answer(False, 409, words, len(game.actions)))
+            move.reply(
+                Answer(False, http_status(PhoneOutcome.OTHER_GAME), words, len(game.actions))
+            )
             return True
         return False
 

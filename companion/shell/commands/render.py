@@ -14,6 +14,7 @@ from companion.panel.screens import Renderer
 from companion.panel.screens.game import pile_on_table
 from companion.shell.commands.choices import RENDER_PAGES
 from companion.shell.commands.replay import replay_file
+from hardware.events import Key, Press
 
 
 def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> str | None:
@@ -27,7 +28,7 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
     if not at_end and game.is_over:
         return f"--page {name}: the game is over (its pages: end, end-discards, end-actions)"
     page = GamePage(RENDER_PAGES[name])
-    controller.screen = Screen.END if at_end else Screen.GAME
+    assert controller.screen is (Screen.END if at_end else Screen.GAME)  # the game's screen
     controller.handle(PanelLayout(pile_on_table(size)))
     if page not in controller.pages:
         if page is GamePage.HANDS:
@@ -37,7 +38,8 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
             f"--page discards: at {width}x{height} the discard pile is on the game page"
             " (--page game)"
         )
-    controller.page = page
+    while controller.page is not page:  # as a player turns to it: NEXT, page after page
+        controller.handle(Press(Key.NEXT))
     return None
 
 

@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from companion.core.controller import Controller, SetupDraft, StartupNotice
+from companion.core.controller import Controller, QuitAllowed, SetupDraft, StartupNotice
 from companion.panel.display import DisplayError, open_display
 from companion.shell import sdnotify
 from companion.shell.app import App, draft_from_config, resume, storage_notice
@@ -111,7 +111,7 @@ def _run_app(
         return 1
     # A desktop window can be closed from the menu; the service has no Quit (systemd
     # would start it again).
-    controller.can_quit = not os.environ.get("INVOCATION_ID")
+    controller.handle(QuitAllowed(not os.environ.get("INVOCATION_ID")))
     app = App(storage, display, controller, game_id, tag_map=window_tag_map(config, args.data_dir))
     web = _web_link(args, config, storage)
     if web is not None:
