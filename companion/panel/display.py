@@ -225,7 +225,7 @@ def _init_video(
     udev loads once the root file system is up, alongside the services, and
     nothing orders a service after it. (The unit loads the ``drm`` core first,
     so that its device allow-list covers the card when it comes: see
-    docs/decisions.md.)
+    docs/decisions/0030-screen-late-at-boot.md.)
     """
     try:
         pygame.display.init()

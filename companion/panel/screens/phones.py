@@ -14,7 +14,7 @@ camera reads it from a hand's length). The URL is said in two lines, the address
 the code, each whole (a URL has no space to wrap at). How the room is shared (the QR
 code, the pairing code's size, the sentence "Scan with a phone…") is worked out by
 :func:`plan_room`; the status line's room is kept whether or not one is said, so that
-the code does not move when a phone pairs (docs/decisions.md, "the panel's Phones page").
+the code does not move when a phone pairs (docs/decisions/0073-pairing-code-and-qr-sizes.md).
 """
 
 from __future__ import annotations
