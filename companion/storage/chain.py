@@ -14,8 +14,8 @@ import sqlite3
 try:
     # The BLAKE2b that hashlib itself hands out (it never takes OpenSSL's for BLAKE2), without
     # hashlib's start: loading OpenSSL and trying each of its digests, before the first frame
-    # (docs/decisions/0059: OpenSSL kept out of the first frame, held by
-    # tests/shell/test_start_imports.py; the memory guard of benchmarks/memory.py).
+    # (docs/decisions/0059: OpenSSL, megabytes and a tenth of the start, kept out of the
+    # first frame; a tuning that stays to hold tests/shell/test_start_imports.py's guard).
     from _blake2 import blake2b
 except ImportError:  # an interpreter built without its own BLAKE2
     from hashlib import blake2b
