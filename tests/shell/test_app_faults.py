@@ -9,7 +9,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from support.faults import faulty_filesystem, finished_games_database, full_filesystem
+from support.running import RunningCompanion
 
 from companion.core.controller import Info, Screen, SetupDraft
 from companion.core.i18n import tr
@@ -268,51 +268,6 @@ def test_the_notice_of_a_damaged_database_leaves_the_screen_its_room(tmp_path, s
 
 
 # -- item 2: one companion per data directory -----------------------------------------------
-
-
-class RunningCompanion:
-    """`hanabi-companion run` as a real process on the dummy screen; READY=1 says it is up."""
-
-    def __init__(self, tmp_path: Path, data_dir: Path) -> None:
-        self.socket_path = str(tmp_path / f"notify-{os.getpid()}-{id(self)}")
-        self.data_dir = data_dir
-        self.returncode: int | None = None
-        self.stderr = ""
-
-    def __enter__(self) -> RunningCompanion:
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.listener.bind(self.socket_path)
-        self.listener.settimeout(60)
-        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "NOTIFY_SOCKET": self.socket_path}
-        for name in ("WATCHDOG_USEC", "WATCHDOG_PID", "INVOCATION_ID"):
-            env.pop(name, None)
-        self.process = subprocess.Popen(
-            [*COMMAND, "run", "--data-dir", str(self.data_dir), *DUMMY_RUN],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        return self
-
-    def ready(self) -> bool:
-        while True:
-            message = self.listener.recv(256).decode()
-            if message == "READY=1":
-                return True
-
-    def __exit__(self, *exc: object) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            _, self.stderr = self.process.communicate(timeout=30)
-        finally:
-            if self.process.poll() is None:
-                self.process.kill()
-                self.process.wait()
-            self.listener.close()
-        self.returncode = self.process.returncode
 
 
 def test_a_second_companion_on_the_same_data_directory_says_so_and_exits_1(tmp_path):
