@@ -113,6 +113,11 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
     )
     data_dir_option(restore)
     restore.add_argument("files", nargs="+", type=Path, metavar="FILE", help="logs or folders")
+    restore.add_argument(
+        "--partial",
+        action="store_true",
+        help="bring in what a file that is not a whole export holds (cut, or lines changed)",
+    )
 
     history = commands.add_parser("history", help="list the games, unfinished ones too")
     data_dir_option(history)

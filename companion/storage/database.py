@@ -59,6 +59,7 @@ from companion.storage.reading import (
     _parse_game,
     _raw_log_rows,
     _replayable,
+    _replayed,
     _stats_rows,
     _status,
     _status_words,
@@ -440,9 +441,16 @@ class Storage:
         (:meth:`replayable_part` then gives what does).
         """
         with self._transaction(f"export game {game_id}", game=game_id, write=False) as db:
-            _status(db, game_id)
+            status = _status(db, game_id)
             header, lines = _log_rows(db, game_id, chained=self.chained)
-        _parse_game(game_id, header, lines)
+            (score,) = db.execute("SELECT score FROM games WHERE id = ?", (game_id,)).fetchone()
+        game = _replayed(game_id, header, lines)
+        if status is GameStatus.OVER and (score != game.score or not game.is_over):
+            raise DamagedGameError(  # as the history judges it (reading._history_row)
+                f"Stored game {game_id} is damaged: its stored score or end differs from its"
+                " actions",
+                game_id,
+            )
         return "".join(line + "\n" for line in (header, *lines))
 
     def replayable_part(self, game_id: int) -> tuple[str, int]:
