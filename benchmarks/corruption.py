@@ -237,6 +237,7 @@ def issue_10(args: list[str]) -> None:
                         "opening": "an error at opening (file kept in place)",
                         "notice": "damaged file renamed aside, notice at opening",
                         "history": "history: one-sentence error (file kept in place)",
+                        "check": "the whole-file check after the first frame (file kept in place)",
                     }[trial.said_by or "notice"]
                 ] += 1
                 if not trial.kept_aside:

@@ -9,7 +9,7 @@ app's calls would fsync 600,000 times). Then it measures:
 
 1. ``hanabi-companion history`` wall time, a new process each time (median of 5), and
    its peak resident memory (``ru_maxrss`` of the child);
-2. inside that: ``Storage.open`` (the start-up check reads the whole file), the first
+2. inside that: ``Storage.open`` (no whole-file check there since issue 36), the first
    page and the statistics, in-process (median of 5);
 3. the panel: the real ``App`` on SDL's dummy driver (480x320) in a process of its own,
    the menu's History chosen with OK: the time the loop is busy from that key to the

@@ -15,6 +15,7 @@ import logging
 import os
 import queue
 import signal
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -243,6 +244,10 @@ class App:
         self.typed_burst: KeyBurst[pygame.event.Event] = KeyBurst()
         self.watchdog = sdnotify.Watchdog()
         self._ready_sent = False
+        #: What the whole-file check in the background found (its thread leaves it here).
+        self.checked: queue.SimpleQueue[list[str]] = queue.SimpleQueue()
+        #: Whether to run it after the first frame (``run`` does; the tests' apps do not).
+        self.check_after_first_frame = False
         #: The page for phones (``[web]``), fed a snapshot after every frame; None: off.
         self.web: WebLink | None = None
         pygame.key.set_repeat()  # no key repeat: a held key is one action
@@ -291,6 +296,8 @@ class App:
             self.handle_pygame_event(held)
         for input_event in self.inbox.drain():
             self.dispatch(input_event)
+        while not self.checked.empty():
+            self.say_check(self.checked.get())
         if self.dirty:
             self.draw()
 
@@ -306,7 +313,36 @@ class App:
             self.show_tokens()  # a resumed game's tokens, before any input
             sdnotify.ready()
             self._ready_sent = True
+            if self.check_after_first_frame:
+                self.start_check()
         self.publish()
+
+    def start_check(self) -> threading.Thread:
+        """Read every page of the database in the background (:meth:`Storage.check`, on its
+        reader): it grows with the games, so it never holds up the start (decision 0090)."""
+
+        def check() -> None:
+            try:
+                problems = self.storage.reader().check()
+            except StorageError as error:
+                problems = [str(error)]
+            if not problems or not self.running:
+                return
+            for problem in problems:
+                log.warning("%s", problem)
+            self.checked.put(problems)
+            self.sleeper.poke()
+
+        thread = threading.Thread(target=check, name="whole-file check", daemon=True)
+        thread.start()
+        return thread
+
+    def say_check(self, problems: list[str]) -> None:
+        """Say what the whole-file check found, with the other findings of the start."""
+        said = i18n.tr(self.controller.draft.language, "database_check_found", count=len(problems))
+        earlier = self.controller.startup_notice
+        self.controller.handle(StartupNotice(" · ".join(filter(None, [earlier, said]))))
+        self.dirty = True
 
     def attach_web(self, web: WebLink) -> None:
         """Serve the page for phones: the server starts after the first frame."""

@@ -30,7 +30,15 @@ from typing import Any, Final
 
 from msgspec import Struct, field
 
-from companion.storage import DamagedGameError, Storage, StorageError
+from companion.storage import (
+    END_MISSING,
+    DamagedGameError,
+    Storage,
+    StorageError,
+    end_damaged,
+    end_line,
+    end_problem,
+)
 from companion.vocabulary.records import GameToImport, ImportedGame
 from engine.log import LogFormatError, LogRuleError, replay_log
 
@@ -97,8 +105,9 @@ class ImportSummary(Struct):
     whether it is new."""
 
     results: list[tuple[Path, ImportedGame]]
-    #: Files of games that were damaged when exported (their part that replays came in).
-    partial: list[Path]
+    #: Files that were not whole (a game damaged when exported, a file cut or changed,
+    #: taken with --partial): each with the sentence that says what came in.
+    partial: list[tuple[Path, str]]
 
     @property
     def imported(self) -> int:
@@ -176,7 +185,7 @@ def export_all(storage: Storage, folder: Path) -> ExportSummary:
             )
         head = about + "\n" + METADATA_PREFIX + json.dumps(metadata, ensure_ascii=False) + "\n"
         path = folder / log_file_name(entry.id, entry.started_at)
-        _write_whole(path, head + text)
+        _write_whole(path, head + text + end_line(entry.id, text, damaged=damaged is not None))
         summary.files.append(path)
     _sync_folder(folder)
     return summary
@@ -214,17 +223,21 @@ def _why(error: OSError) -> str:
 # -- import ----------------------------------------------------------------------------
 
 
-def read_logs(paths: list[Path]) -> tuple[list[tuple[Path, GameToImport, bool]], list[Refusal]]:
+def read_logs(
+    paths: list[Path], *, partial: bool = False
+) -> tuple[list[tuple[Path, GameToImport, str | None]], list[Refusal]]:
     """Read and referee the logs (a folder stands for its ``*.jsonl`` files, by name).
 
-    Returns the games, each with its file and whether it was damaged when exported, and
-    the refusals: a file that cannot be read, is not a valid log (exit code 2) or breaks
-    a rule (1), each with the line at fault. Nothing is written.
+    Returns the games, each with its file and why it is not whole (None if it is), and
+    the refusals: a file that cannot be read, is not a valid log (exit code 2), breaks a
+    rule (1), or (unless ``partial``) whose end line is missing or does not match its lines,
+    each with the line at fault. With ``partial``, such a file brings what replays of it.
+    Nothing is written.
     """
-    games: list[tuple[Path, GameToImport, bool]] = []
+    games: list[tuple[Path, GameToImport, str | None]] = []
     refusals: list[Refusal] = []
     for path in _expand(paths, refusals):
-        read = _read_one(path)
+        read = _read_one(path, partial)
         if isinstance(read, Refusal):
             refusals.append(read)
         else:
@@ -245,7 +258,7 @@ def _expand(paths: list[Path], refusals: list[Refusal]) -> list[Path]:
     return files
 
 
-def _read_one(path: Path) -> tuple[GameToImport, bool] | Refusal:
+def _read_one(path: Path, partial: bool) -> tuple[GameToImport, str | None] | Refusal:
     try:
         # utf-8-sig: a byte-order mark, as some editors save, is not part of the log
         text = path.read_text(encoding="utf-8-sig")
@@ -256,21 +269,42 @@ def _read_one(path: Path) -> tuple[GameToImport, bool] | Refusal:
     metadata = _metadata(path, text)
     if isinstance(metadata, Refusal):
         return metadata
+    damaged: str | None = None
+    if "damaged" in metadata or end_damaged(text):
+        damaged = "the game was damaged when exported: the part that replays came in"
+    problem = end_problem(text)
+    not_whole = Refusal(
+        path,
+        text.count("\n", 0, len(text.rstrip())) + 1,
+        f"the file is not a whole export: {problem} (import --partial brings in what it holds)",
+        EXIT_RULE_BROKEN,
+    )
+    if problem is not None and partial:
+        damaged = f"the file is not a whole export ({problem}): what replays of it came in"
     try:
         game = replay_log(text)
-    except LogFormatError as error:
-        return Refusal(path, error.line, error.reason)
-    except LogRuleError as error:
-        return Refusal(path, error.line, error.reason, EXIT_RULE_BROKEN)
+    except (LogFormatError, LogRuleError) as error:
+        code = EXIT_RULE_BROKEN if isinstance(error, LogRuleError) else EXIT_INVALID_LOG
+        refusal = Refusal(path, error.line, error.reason, code)
+        if problem is None or (problem == END_MISSING and not partial) or error.line <= 1:
+            return refusal  # not an export of ours, or its header is at fault
+        if not partial:
+            return not_whole  # an export cut or changed: that is the news
+        try:  # --partial: the lines before the first that breaks
+            game = replay_log("\n".join(text.split("\n")[: error.line - 1]) + "\n")
+        except (LogFormatError, LogRuleError):
+            return refusal
+    if problem is not None and not partial:
+        return not_whole
     number = metadata.get("game")
     item = GameToImport.of(
         game,
         started_at=metadata.get("started_at") or None,
         finished_at=metadata.get("finished_at"),
         number=number,
-        playing=metadata.get("status") == "playing",
+        playing=metadata.get("status") == "playing" and problem is None,
     )
-    return item, "damaged" in metadata
+    return item, damaged
 
 
 def _metadata(path: Path, text: str) -> dict[str, Any] | Refusal:
@@ -306,10 +340,12 @@ def _metadata_problem(found: dict[str, Any]) -> str | None:
     return None
 
 
-def import_logs(storage: Storage, games: list[tuple[Path, GameToImport, bool]]) -> ImportSummary:
+def import_logs(
+    storage: Storage, games: list[tuple[Path, GameToImport, str | None]]
+) -> ImportSummary:
     """Store the refereed games (:func:`read_logs`) in one transaction."""
     results = storage.import_games([item for _, item, _ in games])
     return ImportSummary(
         [(path, result) for (path, _, _), result in zip(games, results, strict=True)],
-        [path for path, _, damaged in games if damaged],
+        [(path, why) for path, _, why in games if why is not None],
     )

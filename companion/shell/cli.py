@@ -34,6 +34,7 @@ COMMANDS = {
     "export": ("export", "export_command"),
     "import": ("export", "import_command"),
     "history": ("history", "history_command"),
+    "check": ("check", "check_command"),
     "replay": ("replay", "replay_command"),
     "scanner": ("scanner", "scanner_command"),
     "enrol": ("enrol", "enrol_command"),
@@ -113,6 +114,11 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
     )
     data_dir_option(restore)
     restore.add_argument("files", nargs="+", type=Path, metavar="FILE", help="logs or folders")
+    restore.add_argument(
+        "--partial",
+        action="store_true",
+        help="bring in what a file that is not a whole export holds (cut, or lines changed)",
+    )
 
     history = commands.add_parser("history", help="list the games, unfinished ones too")
     data_dir_option(history)
@@ -122,6 +128,11 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
         default=1,
         help=f"which {HISTORY_LIST_PAGE} games, newest first (default: 1, the latest)",
     )
+
+    check = commands.add_parser(
+        "check", help="read every page of the games database and say any damage found"
+    )
+    data_dir_option(check)
 
     replay = commands.add_parser("replay", help="apply game logs and print their summaries")
     replay.add_argument("files", nargs="+", metavar="FILE", help="hanabi-log/1 files")

@@ -15,6 +15,7 @@ Everything the other layers use is imported from here. Where each part lives:
 - :mod:`~companion.storage.chain`: the BLAKE2b link chain of a game's lines;
 - :mod:`~companion.storage.reading`: reading stored games back (history rows, statistics);
 - :mod:`~companion.storage.importing`: importing games read from logs;
+- :mod:`~companion.storage.ends`: the end line that proves an exported log whole;
 - :mod:`~companion.storage.phones`: the answers kept for phones' requests;
 - :mod:`~companion.storage.damage`: a file that is not ours moved aside, the journal's
   checksums, a damaged journal kept;
@@ -39,6 +40,7 @@ Everything the other layers use is imported from here. Where each part lives:
 """
 
 from companion.storage.database import HISTORY_PAGE, Storage
+from companion.storage.ends import END_MISSING, END_PREFIX, end_damaged, end_line, end_problem
 from companion.storage.errors import (
     CompanionRunningError,
     DamagedGameError,
@@ -68,6 +70,8 @@ from companion.vocabulary.records import (
 __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT_MS",
+    "END_MISSING",
+    "END_PREFIX",
     "FULL_BELOW_BYTES",
     "HISTORY_PAGE",
     "LEDGER_FINDINGS",
@@ -95,4 +99,7 @@ __all__ = [
     "StoredGame",
     "UnknownGameError",
     "default_data_dir",
+    "end_damaged",
+    "end_line",
+    "end_problem",
 ]

@@ -51,6 +51,27 @@ def _is_damage(error: sqlite3.DatabaseError) -> bool:
     return code & 0xFF not in _NOT_DAMAGE
 
 
+def _damage_reason(error: BaseException) -> str | None:
+    """Why ``error``, met while opening or reading our own file, means its bytes are
+    damaged; None if it says nothing about them (a busy file, a full card, no permission).
+
+    SQLite's error about damaged schema text may itself hold those bytes, so Python
+    raises :class:`UnicodeDecodeError` instead of :class:`sqlite3.DatabaseError`; that,
+    and any exception the file's contents can provoke, is damage too.
+    """
+    if isinstance(error, StorageError):
+        cause = error.__cause__
+        return None if cause is None else _damage_reason(cause)
+    if isinstance(error, UnicodeError):
+        return "SQLite's report on it holds bytes that are not text"
+    if isinstance(error, sqlite3.DatabaseError):
+        return str(error) if _is_damage(error) else None
+    if isinstance(error, OSError | MemoryError | sqlite3.Error) or not isinstance(error, Exception):
+        return None  # the card, the system, or an interruption: not the file's bytes
+    log.warning("Reading the games database raised %r; it is taken as damage", error)
+    return f"reading it raised {type(error).__name__}: {error}"
+
+
 class _Verdict(Struct, frozen=True):
     """What :func:`_examine` found at the database path."""
 
@@ -129,19 +150,23 @@ def _probe(path: Path) -> _Verdict:
             return _Verdict("newer", str(version))
         if version < 1 or not tables >= _TABLES:
             return _Verdict("corrupt", "its tables are incomplete")
-        problems = [row[0] for row in probe.execute("PRAGMA quick_check")]
-        if problems != ["ok"]:
-            return _Verdict("corrupt", f"the integrity check found: {problems[0]}")
+        schema = probe.execute("SELECT CAST(sql AS BLOB) FROM sqlite_master WHERE sql NOT NULL")
+        if not all(sql.isascii() for (sql,) in schema):  # ours is ASCII: a byte was changed
+            return _Verdict("corrupt", "its schema holds bytes that are not text")
+        # No whole-file check here: it reads every page (Storage.check, decision 0090).
         probes = _SCHEMA_PROBES + (_INTEGRITY_PROBES if version >= 3 else ())
         for query in probes:  # a column renamed by damaged bytes in the schema
             probe.execute(query).fetchall()
         return _Verdict("ours", version=version)
     except UnicodeDecodeError:
         return _Verdict("corrupt", "its list of tables holds bytes that are not text")
-    except sqlite3.DatabaseError as error:
-        if _is_damage(error):
-            return _Verdict("corrupt", str(error))
-        raise StorageError(f"Could not read the games database {path}: {error}") from error
+    except Exception as error:
+        reason = _damage_reason(error)
+        if reason is not None:
+            return _Verdict("corrupt", reason)
+        if isinstance(error, sqlite3.Error):
+            raise StorageError(f"Could not read the games database {path}: {error}") from error
+        raise
     finally:
         probe.close()
 

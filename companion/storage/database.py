@@ -59,6 +59,7 @@ from companion.storage.reading import (
     _parse_game,
     _raw_log_rows,
     _replayable,
+    _replayed,
     _stats_rows,
     _status,
     _status_words,
@@ -226,6 +227,8 @@ class Storage:
         with self._lock:
             if self._reader is not None:
                 reader, self._reader = self._reader, None
+                if reader._connection is not None:  # a check in the background stops
+                    reader._connection.interrupt()
                 with reader._lock:
                     view, reader._connection = reader._connection, None
                 if view is not None:
@@ -243,6 +246,32 @@ class Storage:
                     raise StorageError(
                         f"Could not close the games database {self.path}: {error}"
                     ) from error
+
+    def check(self) -> list[str]:
+        """The whole-file check (SQLite's ``quick_check``): one sentence per problem, none
+        if the file is whole.
+
+        It reads every page, which grows with the games (seconds on a Pi's card at 10,000),
+        so it never runs at opening: the ``check`` command runs it, and the app in the
+        background after its first frame, on its :meth:`reader`.
+        """
+        try:
+            with self._transaction("check the games database", write=False) as db:
+                rows = [str(row[0]) for row in db.execute("PRAGMA quick_check")]
+        except StorageError as error:
+            return [str(error)]
+        if rows == ["ok"]:
+            return []
+        found = [
+            line.strip()
+            for row in rows
+            for line in row.split("\n")
+            if line.strip() and not line.startswith("*** in database")
+        ]
+        said = [f"The games database {self.path} is damaged: {line}" for line in found[:20]]
+        if len(found) > 20:
+            said.append(f"The games database {self.path} has {len(found) - 20} more problems")
+        return said
 
     def checkpoint(self) -> bool:
         """Copy the write-ahead log into the main file and empty it (``TRUNCATE``).
@@ -440,9 +469,16 @@ class Storage:
         (:meth:`replayable_part` then gives what does).
         """
         with self._transaction(f"export game {game_id}", game=game_id, write=False) as db:
-            _status(db, game_id)
+            status = _status(db, game_id)
             header, lines = _log_rows(db, game_id, chained=self.chained)
-        _parse_game(game_id, header, lines)
+            (score,) = db.execute("SELECT score FROM games WHERE id = ?", (game_id,)).fetchone()
+        game = _replayed(game_id, header, lines)
+        if status is GameStatus.OVER and (score != game.score or not game.is_over):
+            raise DamagedGameError(  # as the history judges it (reading._history_row)
+                f"Stored game {game_id} is damaged: its stored score or end differs from its"
+                " actions",
+                game_id,
+            )
         return "".join(line + "\n" for line in (header, *lines))
 
     def replayable_part(self, game_id: int) -> tuple[str, int]:

@@ -162,18 +162,27 @@ def _compare_with_ledger(
         warn("%s is empty or missing; its ledger says it held %d games", path, before.games)
         return [("database_emptied", {"games": before.games})]
     found: list[tuple[str, dict[str, object]]] = []
-    ids = {
-        game_id
-        for (game_id,) in db.execute("SELECT id FROM games WHERE id <= ?", (before.last_id,))
-    }
-    missing = [game_id for game_id in range(1, before.last_id + 1) if game_id not in ids]
-    if len(ids) < before.games and missing:
+    # Counted by SQLite (on the smallest index); the ids are listed only when some are gone.
+    (held_games,) = db.execute(
+        "SELECT COUNT(*) FROM games WHERE id <= ?", (before.last_id,)
+    ).fetchone()
+    missing: list[int] = []
+    if held_games < before.games:
+        ids = {
+            game_id
+            for (game_id,) in db.execute("SELECT id FROM games WHERE id <= ?", (before.last_id,))
+        }
+        missing = [game_id for game_id in range(1, before.last_id + 1) if game_id not in ids]
+    if missing:
         listed = ", ".join(str(game_id) for game_id in missing[:8])
         if len(missing) > 8:
             listed += ", …"
         warn("%s: games missing from the table of games: %s", path, listed)
         found.append(("games_missing", {"games": listed}))
-    if before.game is not None and before.game in ids:
+    if (
+        before.game is not None
+        and db.execute("SELECT 1 FROM games WHERE id = ?", (before.game,)).fetchone() is not None
+    ):
         (held,) = db.execute(
             "SELECT COUNT(*) FROM actions WHERE game_id = ?", (before.game,)
         ).fetchone()

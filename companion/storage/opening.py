@@ -17,8 +17,8 @@ from pathlib import Path
 from msgspec import Struct
 
 from companion.storage.damage import (
+    _damage_reason,
     _examine,
-    _is_damage,
     _journal_damage,
     _keep_damaged_journal,
     _move_aside,
@@ -83,34 +83,39 @@ def _open_file(data_dir: Path, path: Path, clock: Callable[[], datetime]) -> Ope
             findings.append(("journal_orphan_moved_aside", {"copy": ", ".join(orphans)}))
     if verdict.kind != "ours":
         _create_private(path)  # none there (or 0 bytes, kept as they are)
+    ledger = _open_ledger(data_dir)
     try:
-        connection = _connect(path)
-    except StorageError as error:
-        cause = error.__cause__
-        if verdict.kind != "ours" or not (
-            isinstance(cause, sqlite3.DatabaseError) and _is_damage(cause)
-        ):
+        connection, found = _prepare(data_dir, path, verdict, ledger)
+    except Exception as error:
+        reason = _damage_reason(error)
+        if verdict.kind != "ours" or reason is None:
+            ledger.close()
+            if isinstance(error, sqlite3.Error):  # busy, full, unreadable: said, not moved
+                raise StorageError(
+                    f"Could not check the games database {path} against its ledger: {error}"
+                ) from error
             raise
-        # Damage the read-only look did not meet (SQLite reads the schema lazily).
-        verdict = _Verdict("corrupt", str(cause))
+        # Damage the read-only look did not meet (SQLite reads the schema lazily, and
+        # its report on damaged schema text may not even be text).
+        verdict = _Verdict("corrupt", reason)
         moved = _move_aside(path, verdict.kind, _file_stamp(clock))
         notice = _moved_notice(verdict, path, moved)
         findings.append((f"database_{verdict.kind}_moved_aside", {"copy": moved.name}))
         _create_private(path)
-        connection = _connect(path)
-    try:
-        if verdict.kind != "ours":
-            _create_schema(connection, path)
-            _fsync_directory(data_dir)
-        elif verdict.version < SCHEMA_VERSION:
-            _upgrade_schema(connection, path)
-    except BaseException:
-        connection.close()
-        raise
+        try:
+            connection, found = _prepare(data_dir, path, verdict, ledger)
+        except BaseException:
+            ledger.close()
+            raise
+    findings.extend(found)
+    return Opened(connection, notice, findings, ledger, journal_copy)
+
+
+def _open_ledger(data_dir: Path) -> Ledger:
+    """The ledger beside the database, open for writing."""
     try:
         ledger = Ledger(data_dir / LEDGER_NAME)
     except OSError as error:
-        connection.close()
         raise StorageError(
             f"The file {data_dir / LEDGER_NAME} cannot be written"
             f" ({error.strerror or error}), so the games cannot be saved;"
@@ -118,19 +123,39 @@ def _open_file(data_dir: Path, path: Path, clock: Callable[[], datetime]) -> Ope
         ) from error
     if ledger.damaged:  # the checks start again from the file as it is
         log.warning("The ledger %s was damaged; it is written anew", ledger.path)
+    return ledger
+
+
+def _prepare(
+    data_dir: Path, path: Path, verdict: _Verdict, ledger: Ledger
+) -> tuple[sqlite3.Connection, list[tuple[str, dict[str, object]]]]:
+    """Connect to the file at ``path``, create or upgrade its schema, compare it with the
+    ledger and note it there; the connection and what the comparison found. Whatever the
+    file's bytes provoke is raised as it is (the caller tells damage from the rest)."""
+    connection = _connect(path)
     try:
+        if verdict.kind != "ours":
+            _create_schema(connection, path)
+            _fsync_directory(data_dir)
+        elif verdict.version < SCHEMA_VERSION:
+            _upgrade_schema(connection, path)
+        findings: list[tuple[str, dict[str, object]]] = []
         if verdict.kind in ("new", "ours"):
             # Said in findings only: the caller words them (companion.shell).
-            findings.extend(_compare_with_ledger(connection, ledger.state, path, verdict.kind))
-        ledger.write(_ledger_state(connection))
-    except (OSError, sqlite3.Error) as error:
-        ledger.close()
+            findings = _compare_with_ledger(connection, ledger.state, path, verdict.kind)
+        state = _ledger_state(connection)
+    except BaseException:
+        connection.close()
+        raise
+    try:
+        ledger.write(state)
+    except OSError as error:
         connection.close()
         raise StorageError(
             f"Could not check the games database {path} against its ledger:"
-            f" {getattr(error, 'strerror', None) or error}"
+            f" {error.strerror or error}"
         ) from error
-    return Opened(connection, notice, findings, ledger, journal_copy)
+    return connection, findings
 
 
 def _open_to_read(data_dir: Path, path: Path) -> Opened | None:

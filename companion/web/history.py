@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.core import i18n
 from companion.core.words import game_lines
-from companion.storage import DamagedGameError, Storage, StorageError
+from companion.storage import DamagedGameError, Storage, StorageError, end_line
 from companion.vocabulary.records import HistoryRow
 
 #: The page's history labels, by the key the page reads and the i18n key.
@@ -92,10 +92,11 @@ class HistorySource:
         try:
             storage = self._storage()
             try:
-                return storage.export(game_id)
+                text = storage.export(game_id)
+                return text + end_line(game_id, text)
             except DamagedGameError:
                 text, _ = storage.replayable_part(game_id)
-                return text or None
+                return text + end_line(game_id, text, damaged=True) if text else None
         except StorageError:
             return None
 

@@ -9,14 +9,15 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from support.faults import faulty_filesystem, finished_games_database, full_filesystem
+from support.running import RunningCompanion
 
 from companion.core.controller import Info, Screen, SetupDraft
 from companion.core.i18n import tr
@@ -231,36 +232,41 @@ def scramble_a_page(data_dir: Path) -> None:
 
 
 def test_a_damaged_database_is_a_sentence_on_screen_and_its_report_goes_to_the_log(tmp_path):
-    """Issue 24: the notice says what happened and where the copy is; SQLite's report (which
-    once filled the banner and crashed the start) is in the journal, the companion is up."""
+    """Issue 24: the notice says what happened in one sentence; SQLite's report (which once
+    filled the banner and crashed the start) is in the journal, the companion is up. Issue
+    36: a damaged page is found by the whole-file check, which runs in the background
+    after the first frame (not at opening: it grows with the games)."""
     finished_games_database(tmp_path / "data", 6, seed=3)
     scramble_a_page(tmp_path / "data")
     with RunningCompanion(tmp_path, tmp_path / "data") as companion:
         assert companion.ready()
+        time.sleep(3)  # the check of a few pages: milliseconds
     assert companion.returncode == 0
-    moved = [p.name for p in (tmp_path / "data").iterdir() if p.name.endswith("Z")]
-    assert len(moved) == 1 and ".corrupt-" in moved[0]
-    sentence = f"The games database was damaged; it was moved aside to {moved[0]}"
-    assert sentence in companion.stderr
-    assert "moved aside to" in companion.stderr.split(sentence)[0]  # the log line, with why
+    assert "Traceback" not in companion.stderr
+    assert f"The games database {tmp_path / 'data' / 'games.db'} is damaged: " in companion.stderr
 
 
 @pytest.mark.parametrize("size", [(240, 320), (320, 240), (800, 480)])
-def test_the_notice_of_a_damaged_database_leaves_the_screen_its_room(tmp_path, size):
-    """Issue 24: the start-up notice is one sentence in the screen's language; the screen
-    under it is drawn (it once took the panel's height and crashed ``subsurface``)."""
+def test_the_notice_of_a_damaged_database_leaves_the_screen_its_room(tmp_path, size, dummy_video):
+    """Issue 24: the notice is one sentence in the screen's language; the screen under it is
+    drawn (it once took the panel's height and crashed ``subsurface``). Issue 36: said
+    when the background check ends, beside what the start said."""
     finished_games_database(tmp_path, 6, seed=3)
     scramble_a_page(tmp_path)
     storage = Storage.open(tmp_path)
     try:
         controller, game_id = resume(storage, SetupDraft(players=2, language="fr"))
-        controller.notice = storage_notice(storage, "fr")
-        (moved,) = [p.name for p in tmp_path.iterdir() if p.name.endswith("Z")]
-        assert controller.notice == tr("fr", "database_corrupt_moved_aside", copy=moved)
         app = App(storage, open_display("dummy", size), controller, game_id)
         try:
             app.draw()
-            assert moved in "".join(drawn.text for drawn in app.renderer.texts)
+            app.start_check().join(timeout=60)
+            app.step()
+            problems = storage.reader().check()
+            sentence = tr("fr", "database_check_found", count=len(problems))
+            assert problems and controller.notice == sentence
+            assert "".join(drawn.text for drawn in app.renderer.texts).startswith(
+                sentence.split()[0]
+            )
         finally:
             app.display.close()
     finally:
@@ -268,51 +274,6 @@ def test_the_notice_of_a_damaged_database_leaves_the_screen_its_room(tmp_path, s
 
 
 # -- item 2: one companion per data directory -----------------------------------------------
-
-
-class RunningCompanion:
-    """`hanabi-companion run` as a real process on the dummy screen; READY=1 says it is up."""
-
-    def __init__(self, tmp_path: Path, data_dir: Path) -> None:
-        self.socket_path = str(tmp_path / f"notify-{os.getpid()}-{id(self)}")
-        self.data_dir = data_dir
-        self.returncode: int | None = None
-        self.stderr = ""
-
-    def __enter__(self) -> RunningCompanion:
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.listener.bind(self.socket_path)
-        self.listener.settimeout(60)
-        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "NOTIFY_SOCKET": self.socket_path}
-        for name in ("WATCHDOG_USEC", "WATCHDOG_PID", "INVOCATION_ID"):
-            env.pop(name, None)
-        self.process = subprocess.Popen(
-            [*COMMAND, "run", "--data-dir", str(self.data_dir), *DUMMY_RUN],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        return self
-
-    def ready(self) -> bool:
-        while True:
-            message = self.listener.recv(256).decode()
-            if message == "READY=1":
-                return True
-
-    def __exit__(self, *exc: object) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            _, self.stderr = self.process.communicate(timeout=30)
-        finally:
-            if self.process.poll() is None:
-                self.process.kill()
-                self.process.wait()
-            self.listener.close()
-        self.returncode = self.process.returncode
 
 
 def test_a_second_companion_on_the_same_data_directory_says_so_and_exits_1(tmp_path):

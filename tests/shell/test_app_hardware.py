@@ -26,7 +26,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.core.controller import Screen, SetupDraft
 from companion.panel.display import open_display
 from companion.shell.app import App, resume
-from companion.storage import Storage
+from companion.storage import Storage, end_line
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import Card, Color
 from engine.log import format_log, parse_log, replay_log
@@ -408,7 +408,7 @@ def test_short_game_by_buttons_and_scanner_is_stored_exported_and_replays(table)
     table.close()
     result = export_cli(table.data_dir)
     assert result.returncode == 0, result.stderr
-    assert result.stdout == exported
+    assert result.stdout == exported + end_line(game_id, exported)  # and the line that vouches
 
 
 # -- 2. to the end of a game, hardware only ----------------------------------------

@@ -20,7 +20,7 @@ from support.faults import damaged
 
 from companion.shell.backup import METADATA_PREFIX, log_file_name, read_logs
 from companion.shell.cli import main
-from companion.storage import DataDirLock, GameStatus, Storage
+from companion.storage import DataDirLock, GameStatus, Storage, end_line
 from engine import Game, GameOptions, GameSetup, Multicolor
 from engine.log import action_to_dict, dump_line, format_log, parse_log, replay_log
 from engine.table import SimulatedTable
@@ -127,7 +127,8 @@ def test_exported_files_are_logs_that_replay_and_carry_their_dates(table, tmp_pa
         for entry in entries:
             path = backup / log_file_name(entry.id, entry.started_at)
             text = path.read_text(encoding="utf-8")
-            assert text.endswith(storage.export(entry.id))
+            whole = storage.export(entry.id)
+            assert text.endswith(whole + end_line(entry.id, whole))  # the line that vouches
             meta_line = next(line for line in text.splitlines() if line.startswith(METADATA_PREFIX))
             assert json.loads(meta_line[len(METADATA_PREFIX) :]) == {
                 "game": entry.id,
@@ -159,8 +160,8 @@ def test_importing_the_same_games_twice_stores_them_once(table, tmp_path, capsys
 
     single = tmp_path / "single"
     storm = str(LOGS / "storm.jsonl")
-    code, out, _ = run(capsys, "import", storm, storm, "--data-dir", str(single))
-    assert code == 0 and out.startswith("1 game imported, 1 already stored")
+    code, out, _ = run(capsys, "import", "--partial", storm, storm, "--data-dir", str(single))
+    assert code == 0 and "\n1 game imported, 1 already stored" in out
     assert stored_count(single) == 1
 
 
@@ -178,13 +179,20 @@ def test_two_games_that_differ_only_by_their_start_are_two_games(table, tmp_path
 
 
 def test_a_log_without_our_comment_is_imported_as_a_game_of_its_own(tmp_path, capsys):
-    """Any hanabi-log/1 file comes in: a finished one as finished, with the next free
-    number; an unfinished one is left unfinished (resumable), never the game in play."""
+    """Any hanabi-log/1 file comes in with --partial (it has no end line): a finished one as
+    finished, with the next free number; an unfinished one is left unfinished (resumable),
+    never the game in play."""
     data = tmp_path / "data"
     partial = tmp_path / "partial.jsonl"
     partial.write_text('{"format": "hanabi-log/1", "players": 2}\n{"action": "hint"}\n')
     code, _, err = run(
-        capsys, "import", str(LOGS / "storm.jsonl"), str(partial), "--data-dir", str(data)
+        capsys,
+        "import",
+        "--partial",
+        str(LOGS / "storm.jsonl"),
+        str(partial),
+        "--data-dir",
+        str(data),
     )
     assert (code, err) == (0, "")
     with Storage.open(data) as storage:
@@ -221,7 +229,8 @@ REFUSED = [
 
 def test_refused_logs_are_named_with_file_and_line_and_nothing_is_imported(table, tmp_path, capsys):
     """One refused file and nothing comes in, not even the good ones; each refusal says
-    its file and line, as `replay` does; exit 2 for an invalid log, else 1."""
+    its file and line, as `replay` does; exit 2 for an invalid log, else 1 (a log that
+    replays but has no end line, as storm.jsonl, is refused too: not a whole export)."""
     data = copy_of(table, tmp_path)
     before = history(capsys, data)
     files = [str(LOGS / "storm.jsonl"), *(str(LOGS / name) for name, *_ in REFUSED)]
@@ -229,7 +238,8 @@ def test_refused_logs_are_named_with_file_and_line_and_nothing_is_imported(table
     assert code == 2 and out == ""
     for name, line, reason, _ in REFUSED:
         assert f"{LOGS / name}:{line}: " in err and reason in err
-    assert err.rstrip().endswith("nothing was imported: 3 file(s) refused")
+    assert f"{LOGS / 'storm.jsonl'}:9: the file is not a whole export" in err
+    assert err.rstrip().endswith("nothing was imported: 4 file(s) refused")
     assert history(capsys, data) == before and stored_count(data) == 7
 
     code, _, err = run(
@@ -269,7 +279,9 @@ def test_import_waits_for_the_companion_to_stop(table, tmp_path, capsys):
     in one sentence that says what to do, and nothing changes."""
     data = copy_of(table, tmp_path)
     with DataDirLock(data):
-        code, _, err = run(capsys, "import", str(LOGS / "storm.jsonl"), "--data-dir", str(data))
+        code, _, err = run(
+            capsys, "import", "--partial", str(LOGS / "storm.jsonl"), "--data-dir", str(data)
+        )
     assert code == 1 and "already running" in err and "stop it first, then import" in err
     assert stored_count(data) == 7
 
@@ -330,7 +342,7 @@ def test_export_all_into_a_file_says_so(table, tmp_path, capsys):
 def test_a_storm_log_imported_keeps_its_result(tmp_path, capsys):
     """The result stored is the referee's: the storm is a lost game, score 0."""
     data = tmp_path / "data"
-    run(capsys, "import", str(LOGS / "storm.jsonl"), "--data-dir", str(data))
+    run(capsys, "import", "--partial", str(LOGS / "storm.jsonl"), "--data-dir", str(data))
     with Storage.open(data) as storage:
         (row,) = storage.history()
         game = Game.replay(storage.load(1).setup, storage.load(1).actions)

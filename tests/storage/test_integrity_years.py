@@ -116,5 +116,5 @@ def test_a_schema_1_file_is_read_by_the_read_only_commands_without_the_chain(tmp
     assert (code, err) == (0, "")
     assert [line.split()[0] for line in out.splitlines()[1:]] == ["3", "2", "1"]
     code, out, err = run(capsys, "export", "--game", "1", "--data-dir", str(data))
-    assert (code, err) == (0, "") and out.count("\n") == 4  # the header and 3 actions
+    assert (code, err) == (0, "") and out.count("\n") == 5  # the header, 3 actions, the end
     assert listing(data) == before and not (data / LEDGER_NAME).exists()

@@ -133,7 +133,8 @@ class Trial:
 
     seed: int
     reported: str | None = None  # the notice or error the companion gave, if any
-    #: where it was said: "opening" (an error), "notice" (moved aside), "history" (an error)
+    #: where it was said: "opening" (an error), "notice" (moved aside), "history" (an error),
+    #: "check" (the whole-file check, run by the app in the background and by ``check``)
     said_by: str | None = None
     kept_aside: bool = False  # the damaged file is still on disk, renamed
     damaged_rows: list[int] = field(default_factory=list)
@@ -174,6 +175,11 @@ def corrupt_trial(tmp_path: Path, seed: int, games: int = 6) -> Trial:
             rows = {row.id: row for row in storage.history()}
         except StorageError as error:  # said in one sentence by the CLI and the screen
             trial.reported, trial.said_by = str(error), "history"
+            trial.kept_aside = path.exists()
+            return trial
+        problems = storage.check()  # the whole-file check, after the app's first frame
+        if problems:
+            trial.reported, trial.said_by = problems[0], "check"
             trial.kept_aside = path.exists()
             return trial
     for game_id, score in scores.items():

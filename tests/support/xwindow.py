@@ -98,7 +98,8 @@ def wait_for_actions(data: Path, count: int) -> list[dict[str, object]]:
     while time.monotonic() < deadline:
         if (data / "games.db").exists():
             text = export(data) if _has_game(data) else ""
-            lines = [json.loads(line) for line in text.splitlines()[1:]]
+            # the actions: not the header, nor the end line (a comment)
+            lines = [json.loads(line) for line in text.splitlines()[1:] if line[:1] != "#"]
             if len(lines) >= count:
                 return lines
         time.sleep(0.1)

@@ -24,7 +24,7 @@ from companion.core.controller import Controller, Screen, SetupDraft
 from companion.panel.display import open_display
 from companion.shell.app import App, resume
 from companion.shell.web_link import WebLink, table_code
-from companion.storage import Storage, StorageError
+from companion.storage import Storage, StorageError, end_line
 from companion.web.address import CODE_SETTING, page_url
 from companion.web.server import MAX_LINE, WebServer, page_weight
 from companion.web.snapshot import SnapshotBoard, build_snapshot
@@ -534,7 +534,7 @@ def test_the_history_is_read_through_a_read_only_handle(tmp_path):
         game = source.game(1, "fr")
         assert game is not None and game["names"] == ["Ann", "Bo", "Cy"]
         assert len(game["actions"]) == len(storage.load(1).actions)
-        assert source.log(1) == storage.export(1)
+        assert source.log(1) == storage.export(1) + end_line(1, storage.export(1))
         assert source.game(99, "en") is None and source.log(99) is None
         reader = source._storage()
         with pytest.raises(StorageError):
@@ -559,7 +559,7 @@ def test_the_history_routes_need_the_code_and_serve_the_log(tmp_path):
         status, _, body = get(server, f"/history.json?code={CODE}")
         assert status == 200 and len(json.loads(body)["games"]) == 3
         status, headers, body = get(server, f"/games/1.log?code={CODE}")
-        assert status == 200 and body.decode() == storage.export(1)
+        assert status == 200 and body.decode() == storage.export(1) + end_line(1, storage.export(1))
         assert headers["Content-Disposition"] == 'attachment; filename="hanabi-game-1.jsonl"'
         assert get(server, f"/games/77.json?code={CODE}")[0] == 404
         assert get(server, f"/games/-1.json?code={CODE}")[0] == 404

@@ -30,7 +30,7 @@ from support.needs import PHONE
 from support.xwindow import find_window, keys
 
 from companion.core.controller import Controller, SetupDraft
-from companion.storage import Storage
+from companion.storage import Storage, end_line
 from companion.web.server import WebServer
 from companion.web.snapshot import SnapshotBoard, build_snapshot
 from engine import Card, GameSetup
@@ -346,7 +346,8 @@ def test_the_history_lists_the_games_and_draws_its_charts(page: Any, tmp_path: P
             saved = tmp_path / "saved.jsonl"
             download.value.save_as(saved)
             game_id = int(href.split("/")[2].split(".")[0])
-            assert saved.read_text() == storage.export(game_id)
+            whole = storage.export(game_id)
+            assert saved.read_text() == whole + end_line(game_id, whole)
             shot(page, "history-game")
     finally:
         storage.close()

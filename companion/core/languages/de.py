@@ -222,6 +222,7 @@ LANGUAGE = Language(
         "database_emptied": "Die Spieldatenbank war leer oder fehlte, obwohl sie {games} Spiele enthielt; eine neue wurde begonnen",
         "games_missing": "Seit dem letzten Start fehlen Spiele in der Datenbank: {games}",
         "actions_missing": "Spiel {game} hat seine letzten gespeicherten Aktionen verloren ({missing}): Das Journal wurde abgeschnitten",
+        "database_check_found": "Die Prüfung jeder Seite fand die Spieldatenbank beschädigt ({count} Probleme, im Protokoll): Spiele sichern (export --all) und die Karte ersetzen",
         "database_corrupt_moved_aside": "Beschädigte Spieldatenbank als {copy} beiseitegelegt; eine neue wurde begonnen",
         "database_foreign_moved_aside": "Datei games.db eines anderen Programms als {copy} beiseitegelegt; eine neue Spieldatenbank wurde begonnen",
         "database_newer_moved_aside": "Spieldatenbank einer neueren Version als {copy} beiseitegelegt; eine neue wurde begonnen",

@@ -207,6 +207,7 @@ LANGUAGE = Language(
         "database_emptied": "The games database was found empty or missing, though it held {games} games; a new one was started",
         "games_missing": "Games missing from the games database since the last start: {games}",
         "actions_missing": "Game {game} lost its last saved actions ({missing}): the journal was cut",
+        "database_check_found": "The check of every page found the games database damaged ({count} problems, in the log): back up the games (export --all) and replace the card",
         "database_corrupt_moved_aside": "Damaged games database moved aside as {copy}; a new one was started",
         "database_foreign_moved_aside": "Another program's file games.db moved aside as {copy}; a new games database was started",
         "database_newer_moved_aside": "Games database of a newer version moved aside as {copy}; a new one was started",

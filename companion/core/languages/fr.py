@@ -207,6 +207,7 @@ LANGUAGE = Language(
         "database_emptied": "La base des parties était vide ou absente, alors qu'elle gardait {games} parties\u00a0; une nouvelle a été commencée",
         "games_missing": "Parties absentes de la base depuis le dernier démarrage\u00a0: {games}",
         "actions_missing": "La partie {game} a perdu ses dernières actions enregistrées ({missing})\u00a0: le journal a été coupé",
+        "database_check_found": "La vérification de chaque page a trouvé la base des parties endommagée ({count}\xa0problèmes, dans le journal)\xa0: sauvegardez les parties (export --all) et remplacez la carte",
         "database_corrupt_moved_aside": "Base des parties endommagée, mise de côté sous {copy}\u00a0; une nouvelle a été commencée",
         "database_foreign_moved_aside": "Fichier games.db d'un autre programme, mis de côté sous {copy}\u00a0; une nouvelle base des parties a été commencée",
         "database_newer_moved_aside": "Base des parties d'une version plus récente, mise de côté sous {copy}\u00a0; une nouvelle a été commencée",

@@ -7,7 +7,13 @@ import sys
 
 from companion.shell.backup import export_all, games, import_logs, read_logs
 from companion.shell.commands.stored import open_storage, storage_to_read
-from companion.storage import DamagedGameError, DataDirLock, StorageError, default_data_dir
+from companion.storage import (
+    DamagedGameError,
+    DataDirLock,
+    StorageError,
+    default_data_dir,
+    end_line,
+)
 
 
 def export_command(args: argparse.Namespace) -> int:
@@ -28,11 +34,12 @@ def export_command(args: argparse.Namespace) -> int:
             print("hanabi-companion: no game stored yet", file=sys.stderr)
             return 1
         try:
-            sys.stdout.write(storage.export(game_id))
+            text = storage.export(game_id)
+            sys.stdout.write(text + end_line(game_id, text))
         except DamagedGameError as error:
             # The part that still replays goes out; the error says where it stops.
             text, actions = storage.replayable_part(game_id)
-            sys.stdout.write(text)
+            sys.stdout.write(text + (end_line(game_id, text, damaged=True) if text else ""))
             kept = (
                 f"the first {actions} actions, which replay, were printed"
                 if text
@@ -79,7 +86,9 @@ def export_all_command(args: argparse.Namespace) -> int:
 
 def import_command(args: argparse.Namespace) -> int:
     """Bring games back from hanabi-log/1 files: all of them, or nothing if one is refused."""
-    logs, refusals = read_logs(args.files)  # refereed before the data directory is touched
+    logs, refusals = read_logs(
+        args.files, partial=args.partial
+    )  # refereed before the data directory is touched
     if refusals:
         for refusal in refusals:
             print(f"hanabi-companion: {refusal}", file=sys.stderr)
@@ -105,8 +114,8 @@ def import_command(args: argparse.Namespace) -> int:
             return 1
         finally:
             storage.close()
-    for path in summary.partial:
-        print(f"{path}: the game was damaged when exported: the part that replays came in")
+    for path, why in summary.partial:
+        print(f"{path}: {why}")
     print(
         f"{games(summary.imported)} imported, {summary.already_stored} already stored"
         f" (in {data_dir})"

@@ -113,6 +113,7 @@ def _run_app(
     # would start it again).
     controller.handle(QuitAllowed(not os.environ.get("INVOCATION_ID")))
     app = App(storage, display, controller, game_id, tag_map=window_tag_map(config, args.data_dir))
+    app.check_after_first_frame = True  # the whole-file check, in the background
     web = _web_link(args, config, storage)
     if web is not None:
         app.attach_web(web)
