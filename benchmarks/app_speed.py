@@ -605,7 +605,8 @@ def end_to_end(
             for name in key_cycle
         ]
         # A character key is held back while it might start a USB reader's burst
-        # (companion.panel.keys.KeyBurst, docs/decisions/0019-key-burst-is-a-scan.md): its goal includes that hold.
+        # (companion.panel.keys.KeyBurst, docs/decisions/0019-key-burst-is-a-scan.md): its goal
+        # includes that hold.
         chars = [taken for name, taken in timed if len(name) == 1]
         others = [taken for name, taken in timed if len(name) > 1]
         clicks = []

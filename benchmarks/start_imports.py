@@ -42,8 +42,8 @@ slowest imports (cumulative microseconds, as ``-X importtime`` prints them).
 
 Bytecode is cached as an install leaves it (in a private
 ``PYTHONPYCACHEPREFIX``, not in the checkout). Any module the first frame
-does not need is a candidate for a lazy import (docs/decisions/0059-first-frame-imports.md, "The first
-frame imports only what it needs"). Takes about 20 s.
+does not need is a candidate for a lazy import (docs/decisions/0059-first-frame-imports.md,
+"The first frame imports only what it needs"). Takes about 20 s.
 """
 
 from __future__ import annotations

@@ -123,7 +123,8 @@ def text_key_event(name: str) -> InputEvent | None:
 # -- a USB reader typing into the window ----------------------------------------
 
 BURST_MIN_KEYS = 6
-"""Characters a burst needs before its Enter to be a reader's read (see docs/decisions/0019-key-burst-is-a-scan.md)."""
+"""Characters a burst needs before its Enter to be a reader's read (see
+docs/decisions/0019-key-burst-is-a-scan.md)."""
 BURST_MAX_GAP = 0.050
 """Seconds: each character of a burst comes at most this long after the one before."""
 

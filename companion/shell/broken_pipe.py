@@ -23,7 +23,8 @@ def until_the_reader_goes(command: Callable[[Argument], Result], argument: Argum
     """``command(argument)``, stopped as Unix tools stop when the reader of their output
     goes away (``hanabi-companion history | head``): no traceback, no message; the
     process dies of SIGPIPE, as ``cat`` or ``seq`` do (the shell's status 141; see
-    docs/decisions/0045-commands-as-unix-tools.md). Python itself ignores SIGPIPE and raises BrokenPipeError."""
+    docs/decisions/0045-commands-as-unix-tools.md). Python itself ignores SIGPIPE and raises
+    BrokenPipeError."""
     try:
         result = command(argument)
         sys.stdout.flush()  # a pipe closed under the last lines breaks here, not at exit

@@ -57,7 +57,8 @@ from engine.table import SimulatedTable
 R, Y, G, B, W, M = Color
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 NAMES = ("Ann", "Bo", "Cy")
-#: The no-break space French sets before ``: ? ! ;`` (docs/decisions/0017-french-typography-and-terms.md).
+#: The no-break space French sets before ``: ? ! ;``
+#: (docs/decisions/0017-french-typography-and-terms.md).
 NB = "\u00a0"
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 

@@ -333,8 +333,8 @@ def test_log_unknown_action_key_is_named():
 )  # fmt: skip
 def test_log_every_kind_of_action_refuses_a_bad_player_or_time_in_the_same_words(action):
     """GAME-LOG.md: "player" is a seat number and "at" an ISO 8601 string, in every action;
-    the hint parser and the play/discard parser each check them (docs/decisions/0081-log-lines-decoded-by-msgspec.md), with
-    one wording."""
+    the hint parser and the play/discard parser each check them
+    (docs/decisions/0081-log-lines-decoded-by-msgspec.md), with one wording."""
     with pytest.raises(ValueError, match=r"^player must be a seat number$"):
         parse_action({**action, "player": "0"})
     with pytest.raises(ValueError, match=r"^at must be a string \(ISO 8601 time\)$"):

@@ -1,8 +1,8 @@
 """A USB reader typing into the window is one scan, not keys (issue 11, companion/panel/keys.py).
 
 Pure: the detector is fed key events with the times they were seen. The
-thresholds are the ones of docs/decisions/0019-key-burst-is-a-scan.md: at least BURST_MIN_KEYS characters,
-each at most BURST_MAX_GAP after the one before, ended by Enter or Tab.
+thresholds are the ones of docs/decisions/0019-key-burst-is-a-scan.md: at least
+BURST_MIN_KEYS characters, each at most BURST_MAX_GAP after the one before, ended by Enter or Tab.
 """
 
 from __future__ import annotations

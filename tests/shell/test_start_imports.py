@@ -1,5 +1,6 @@
-"""What ``hanabi-companion run`` imports before its first frame (docs/decisions/0059-first-frame-imports.md, "The
-first frame imports only what it needs"): the real start, in a real X server, resuming a
+"""What ``hanabi-companion run`` imports before its first frame
+(docs/decisions/0059-first-frame-imports.md, "The first frame imports only what it needs"):
+the real start, in a real X server, resuming a
 stored game with the page for phones on, stopped the moment it would say ``READY=1``."""
 
 from __future__ import annotations
