@@ -72,7 +72,7 @@ from companion.core.entry import (
 )
 from companion.core.history import HISTORY_SCREEN_PAGE, RESUME_ROW, HistoryFlow
 from companion.core.navigation import NavigationFlow
-from companion.core.phones import NEW_CODE, REMOVE_PHONE, PhonesFlow
+from companion.core.phones import NEW_CODE, PAIR_NO, PAIR_YES, REMOVE_PHONE, PhonesFlow
 from companion.core.results import (
     GameLoaded,
     GameUnreadable,
@@ -204,6 +204,8 @@ __all__ = [
     "NEW_CODE",
     "NEXT_VALUE",
     "NOT_YET_COMPLETE",
+    "PAIR_NO",
+    "PAIR_YES",
     "PREVIOUS_VALUE",
     "QUIT_ROW",
     "REMOVE_PHONE",

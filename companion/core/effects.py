@@ -95,6 +95,9 @@ class PhoneOutcome(StrEnum):
     NOT_PAIRED = "not_paired"  # the phone's token is not (or no longer) paired
     PAGE_CLOSED = "page_closed"  # a pairing while the Phones page does not show its code
     WRONG_CODE = "wrong_code"  # a pairing with another code than the one shown
+    DECLINED = "declined"  # the right code, but the person at the panel said no
+    PAIR_BUSY = "pair_busy"  # the right code while the panel asks about another phone
+    CODE_SPENT = "code_spent"  # this address tried too many wrong codes at this code
 
     @property
     def ok(self) -> bool:
@@ -161,7 +164,7 @@ class UnpairPhone(Struct, frozen=True):
 
 
 class NewPairingCode(Struct, frozen=True):
-    """Make a new pairing code: the Phones page opened, or its code was tried too often
+    """Make a new pairing code: the Phones page opened, or a phone was paired with it
     (the app answers with :class:`~companion.core.results.PairingCodeMade`)."""
 
 
