@@ -33,13 +33,17 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 PAIR_TRIES_PER_ADDRESS = 5
 PAIR_WINDOW = 60.0
 #: Open connections one address may hold (a phone's browser opens six at most).
-CONNECTIONS_PER_ADDRESS = 16
-#: Open connections in all: well below the unit's ``LimitNOFILE=4096``, with room for
-#: the database, the devices and the journal.
-MAX_CONNECTIONS = 1024
-#: Live pages one address may hold (a phone with a few tabs open), and in all.
+CONNECTIONS_PER_ADDRESS = 8
+#: Open connections in all: every address of a /24 network its whole share (253 x 8),
+#: so that no flood on a home network can take another address's place; half the
+#: unit's ``LimitNOFILE=4096``, the rest for the database, the devices, the journal.
+MAX_CONNECTIONS = 2048
+#: Live pages one address may hold (a phone with a few tabs open), and in all (again
+#: every address of a /24 its whole share).
 STREAMS_PER_ADDRESS = 4
-MAX_STREAMS = 64
+MAX_STREAMS = 1024
+#: The addresses of the network the totals above are sized for (a /24, less the Pi).
+SIZED_FOR_ADDRESSES = 253
 #: Bytes a live page may leave unread before it is dropped (it reconnects and gets
 #: the whole table then): aiohttp's own high-water mark, a few tables' worth.
 STREAM_BUFFER = 64 * 1024

@@ -246,13 +246,21 @@ def test_the_page_for_phones_reaches_the_lan_only(service: dict[str, list[str]])
 
 def test_file_descriptors_hold_the_servers_connection_cap(service: dict[str, list[str]]) -> None:
     """Issue 37: 1,062 idle connections used up the default 1,024 descriptors (a GET
-    then timed out); the unit raises the limit and the server's own cap stays well
-    below it (a quarter: the database, devices, journal and the loop's own use the rest)."""
-    from companion.web.limits import CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS
+    then timed out); the unit raises the limit and the server's own cap stays at half of
+    it (the database, devices, journal and the loop's own use the rest). The cap gives
+    every address of a /24 its whole share, so no flood there takes another's place."""
+    from companion.web.limits import (
+        CONNECTIONS_PER_ADDRESS,
+        MAX_CONNECTIONS,
+        MAX_STREAMS,
+        SIZED_FOR_ADDRESSES,
+        STREAMS_PER_ADDRESS,
+    )
 
     limit = int(last(service, "LimitNOFILE"))
-    assert limit >= 4 * MAX_CONNECTIONS
-    assert CONNECTIONS_PER_ADDRESS * 8 <= MAX_CONNECTIONS
+    assert limit >= 2 * MAX_CONNECTIONS
+    assert SIZED_FOR_ADDRESSES * CONNECTIONS_PER_ADDRESS <= MAX_CONNECTIONS
+    assert SIZED_FOR_ADDRESSES * STREAMS_PER_ADDRESS <= MAX_STREAMS <= MAX_CONNECTIONS
 
 
 def test_the_unit_limits_are_what_systemd_reads(systemd_analyze: str, tmp_path: Path) -> None:
