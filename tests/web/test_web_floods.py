@@ -296,3 +296,36 @@ def test_the_lan_is_the_networks_of_the_pis_own_interfaces(tmp_path: Path):
 def test_limits_count_an_ipv6_device_by_its_64():
     assert address_key("2001:db8:1:2:aaaa:bbbb:cccc:dddd") == address_key("2001:db8:1:2::9")
     assert address_key("2001:db8:1:3::9") != address_key("2001:db8:1:2::9")
+
+
+def test_the_attack_benchmark_runs_small(tmp_path: Path) -> None:
+    """benchmarks/web_attacks.py in small form: two floods of 2 s, 4 honest actions;
+    the honest phone pairs and acts, and no flood writes a log line."""
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[2]
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(repo / "benchmarks" / "web_attacks.py"),
+            "--floods",
+            "pair,unpaired",
+            "--seconds",
+            "2",
+            "--actions",
+            "4",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(repo), "SDL_VIDEODRIVER": "dummy"},
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:]}
+    assert set(rows) == {"pair", "unpaired"}
+    for row in rows.values():
+        pairing, act_p99, journal = float(row[2]), float(row[4].removesuffix("ms")), row[8]
+        assert pairing < 5 and act_p99 < 2000 and journal == "0", row
