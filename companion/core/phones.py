@@ -46,6 +46,9 @@ from hardware.events import InputEvent, Key, Press, Select
 
 #: The Phones page's button that makes a new table code.
 NEW_CODE = Select("phones_new_code")
+#: How long the panel asks "Pair Di's phone?": the server waits 90 s for the answer
+#: (``PAIR_ANSWER_SECONDS`` in companion/web/server.py), the question a little less.
+PAIR_QUESTION_SECONDS = 85.0
 #: The panel's answers to "Pair Di's phone?" (as OK and BACK).
 PAIR_YES = Select("phones_pair_yes")
 PAIR_NO = Select("phones_pair_no")
@@ -124,11 +127,26 @@ class PhonesFlow(ControllerState):
             self.pairing_misses[request.address] = misses + 1
             wrong = PhoneOutcome.WRONG_CODE
             return [PhoneReply(request, 0, Info("phone_pair_wrong"), wrong)]
+        self._forget_stale_question()
         if self.pending_pair is not None:
             busy = PhoneOutcome.PAIR_BUSY
             return [PhoneReply(request, 0, Info("phone_pair_busy"), busy)]
         self.pending_pair = request
+        self.pending_since = self._clock() if self._clock else None
         return []
+
+    def _forget_stale_question(self) -> None:
+        """A question asked longer than :data:`PAIR_QUESTION_SECONDS` ago is dropped: the
+        phone stopped waiting (the server answers it "no answer in time"), and an OK
+        then would pair a phone that never got its token."""
+        since, clock = self.pending_since, self._clock
+        if self.pending_pair is None or since is None or clock is None:
+            return
+        from datetime import datetime  # a phone waiting for the panel: not at start
+
+        asked = datetime.fromisoformat(clock()) - datetime.fromisoformat(since)
+        if asked.total_seconds() > PAIR_QUESTION_SECONDS:
+            self.pending_pair = self.pending_since = None
 
     def pending_pair_name(self) -> str | None:
         """The name of the phone the panel asks about ("Pair Di's phone?"), else None."""
@@ -140,8 +158,10 @@ class PhonesFlow(ControllerState):
     def _on_pending_pair(self, event: InputEvent) -> list[Effect]:
         """The panel's answer to "Pair Di's phone? OK": OK pairs it (and the page shows a
         new code), BACK says no; every other input waits for the answer."""
+        self._forget_stale_question()
         request = self.pending_pair
-        assert request is not None
+        if request is None:  # the phone stopped waiting: the key is the page's again
+            return self._on_phones(event)
         if event in (Press(Key.OK), PAIR_YES):
             self.pending_pair = None
             return [PairPhone(request), NewPairingCode()]

@@ -134,6 +134,8 @@ class ControllerState:
         #: A phone that gave the right code, waiting for the panel's OK ("Pair Di's
         #: phone? OK"): the code alone pairs nothing.
         self.pending_pair: PhonePair | None = None
+        #: When the panel began asking (the clock's ISO time; None without a clock).
+        self.pending_since: str | None = None
         #: Wrong codes tried against this pairing code, by address (the server's key).
         self.pairing_misses: dict[str, int] = {}
         #: Where the Phones page is: None on its pairing code (the QR code, the URL, the

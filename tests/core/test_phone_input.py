@@ -700,3 +700,20 @@ def test_refused_actions_are_counted_not_stored_and_answers_are_per_phone(open_t
     status, other = table.act(bo, hint, request_id="shared-id-00000001")
     assert status == 409 and other != answer  # Bo's own answer (the table moved on), not Ann's
     assert len(table.stored()) == 1
+
+
+def test_a_pairing_question_no_phone_waits_for_any_more_is_dropped():
+    """The server stops waiting after 90 s: the panel's question goes before that, so an
+    OK never pairs a phone that did not get its token; the next right code is asked."""
+    now = ["2026-11-28T12:00:00+00:00"]
+    controller = Controller(SetupDraft(players=3), Game(memory_setup()), clock=lambda: now[0])
+    controller.handle(Press(Key.MENU))
+    controller.choose_menu("phones")
+    controller.handle(PairingCodeMade("123456"))
+    assert controller.handle(PhonePair("123456", "Di", b"d", address="10.0.0.9")) == []
+    now[0] = "2026-11-28T12:01:30+00:00"
+    assert controller.handle(PhonePair("123456", "Ed", b"e", address="10.0.0.8")) == []
+    assert controller.pending_pair_name() == "Ed"  # Di's question was dropped
+    now[0] = "2026-11-28T12:03:00+00:00"
+    assert controller.handle(Press(Key.OK)) == []  # too late: the page's OK (back)
+    assert controller.pending_pair is None and controller.screen is not Screen.PHONES
