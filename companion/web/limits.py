@@ -184,15 +184,21 @@ def on_networks(remote: str | None, networks: Iterable[Network]) -> bool:
     return any(address.version == n.version and address in n for n in networks)
 
 
+#: The domains home routers and avahi give a LAN's hosts: the Pi's host name under any
+#: of them names the companion (a name of the internet never does).
+LOCAL_SUFFIXES = ("local", "lan", "home", "home.arpa", "localdomain", "internal", "fritz.box")
+
+
 def host_names(bind: str, address: str, networks: Iterable[Network]) -> set[str]:
     """The names a ``Host`` header may give the companion by (without the port): its
-    addresses on its networks, ``localhost``, its host name and ``NAME.local``."""
+    addresses on its networks, ``localhost``, its host name alone and under each of
+    :data:`LOCAL_SUFFIXES` (``NAME.local``, ``NAME.fritz.box``, ...)."""
     names = {"localhost", "127.0.0.1", "::1", address.lower()}
     if bind not in ("", "0.0.0.0", "::"):
         names.add(bind.lower())
     with contextlib.suppress(OSError):
-        host = socket.gethostname().lower()
-        names |= {host, f"{host}.local", f"{host}.lan", f"{host}.home"}
+        host = socket.gethostname().lower().partition(".")[0]
+        names |= {host} | {f"{host}.{suffix}" for suffix in LOCAL_SUFFIXES}
     return {name for name in names if name} | _interface_addresses(networks)
 
 

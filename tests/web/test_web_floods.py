@@ -329,3 +329,14 @@ def test_the_attack_benchmark_runs_small(tmp_path: Path) -> None:
     for row in rows.values():
         pairing, act_p99, journal = float(row[2]), float(row[4].removesuffix("ms")), row[8]
         assert pairing < 5 and act_p99 < 2000 and journal == "0", row
+
+
+def test_the_names_the_companion_answers_to():
+    """Its addresses, localhost, its host name alone or under a LAN's domains; never a
+    name of the internet, even one that starts with its host name."""
+    networks = [ipaddress.ip_network("127.0.0.0/8")]
+    names = limits.host_names("", "192.168.1.20", networks)
+    host = socket.gethostname().lower().partition(".")[0]
+    for name in ("192.168.1.20", "localhost", host, f"{host}.local", f"{host}.fritz.box"):
+        assert name in names
+    assert f"{host}.evil.example" not in names and "evil.example" not in names
