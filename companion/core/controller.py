@@ -163,11 +163,13 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
         if isinstance(event, Tap):
             return []  # taps are resolved into events by the layout before reaching here
         if isinstance(event, Press) and event.key is Key.MENU and self.editing_name is None:
+            # leaving the Phones page while it asks "Pair Di's phone?" is a no
+            effects = self._on_phones(PAIR_NO) if self.pending_pair is not None else []
             if self.screen is not Screen.MENU:
                 self._return_to = self.screen
                 self.screen = Screen.MENU
                 self.menu_focus = 0
-            return []
+            return effects
         if isinstance(event, Press) and event.key is Key.HELP and self.editing_name is None:
             if self.screen is not Screen.HELP:
                 self._return_to = self.screen

@@ -231,6 +231,11 @@ def test_pairing_needs_the_code_the_open_phones_page_shows():
     (declined,) = controller.handle(Press(Key.BACK))
     assert isinstance(declined, PhoneReply) and http_status(declined.outcome) == 403
     assert declined.outcome is PhoneOutcome.DECLINED and controller.screen is Screen.PHONES
+    # MENU while the panel asks: a no, too (the phone is told at once)
+    assert controller.handle(PhonePair("654321", "Di", b"d", address="10.0.0.9")) == []
+    (left,) = controller.handle(Press(Key.MENU))
+    assert isinstance(left, PhoneReply) and left.outcome is PhoneOutcome.DECLINED
+    assert controller.pending_pair is None and controller.screen is Screen.MENU
 
 
 @settings(max_examples=60, deadline=None)
