@@ -19,6 +19,12 @@ site can send none of the last two. Each request becomes one event of the app lo
 :mod:`companion.vocabulary.phone`), and the answer is what the loop says once the action is
 stored; the server decides nothing about the game.
 
+A guest on the Wi-Fi cannot lock the table out (issue 37): a connection is admitted
+only from the Pi's own networks and within its address's share
+(:mod:`companion.web.admission`, :mod:`companion.web.limits`), the Host header must name
+the companion, and a POST without a paired token is refused here, in the server's
+thread: only paired phones' moves and pairings reach the app loop.
+
 A failure here is one line in the log and the table plays on (:meth:`WebServer.start`
 never raises).
 """
