@@ -166,12 +166,15 @@ def companion_main(data_dir: Path, port: int, memory: str, seed: int) -> int:
         say(f"ready {web.code}")
         while running[0] and app.running:
             app.step(20)
+            if app.controller.pending_pair is not None:  # "Pair Di's phone?": OK
+                app.dispatch(Press(Key.OK))
             while not commands.empty():
                 command = commands.get()
                 if command == "pair":
-                    app.dispatch(Press(Key.MENU))
-                    app.dispatch(Select("phones"))
-                    app.step()
+                    if app.controller.screen is not Screen.PHONES:
+                        app.dispatch(Press(Key.MENU))
+                        app.dispatch(Select("phones"))
+                        app.step()
                     say(f"pairing {app.controller.pairing_code}")
                 elif command == "back" and app.controller.screen is Screen.PHONES:
                     app.dispatch(Press(Key.BACK))
@@ -318,7 +321,7 @@ def exchange(
     """One request on a fresh connection: (status, JSON answer); :class:`Unanswered` if the
     phone dropped it (``drop``: "close" right after sending, "timeout" a few ms later) or
     the companion is gone."""
-    head = [f"{method} {path} HTTP/1.1", "Host: companion", "Connection: close"]
+    head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]
     head += [f"{name}: {value}" for name, value in headers.items()]
     if body or method == "POST":
         head.append(f"Content-Length: {len(body)}")
@@ -756,9 +759,9 @@ class Phone:
 
 def pair(run: Run, companion: Companion, phones: int) -> list[str]:
     """Pair ``phones`` phones with the code the panel's Phones page shows."""
-    code = companion.pairing_code()
     tokens = []
     for number in range(1, phones + 1):
+        code = companion.pairing_code()  # a new code after each pairing
         body = json.dumps({"code": code, "name": PHONE_NAMES[number - 1]}).encode()
         headers = {"Cookie": f"table={run.code}", "Content-Type": "application/json"}
         status, data = exchange(run.port, "POST", "/api/pair", headers, body)

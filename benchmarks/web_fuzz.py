@@ -33,16 +33,19 @@ sys.path.insert(0, str(REPO))
 CODE = "fuzz2345"
 
 VALID = [
-    f"GET /?code={CODE} HTTP/1.1\r\nHost: phone\r\n\r\n".encode(),
-    f"GET /events?code={CODE} HTTP/1.1\r\nHost: phone\r\nLast-Event-ID: 3\r\n\r\n".encode(),
-    f"GET /snapshot.json HTTP/1.1\r\nHost: phone\r\nCookie: table={CODE}\r\n\r\n".encode(),
-    f"GET /static/app.js?code={CODE} HTTP/1.1\r\nHost: p\r\nAccept-Encoding: gzip\r\n\r\n".encode(),
+    f"GET /?code={CODE} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode(),
+    f"GET /events?code={CODE} HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: 3\r\n\r\n".encode(),
+    f"GET /snapshot.json HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: table={CODE}\r\n\r\n".encode(),
+    f"GET /static/app.js?code={CODE} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    "Accept-Encoding: gzip\r\n\r\n".encode(),
 ]
 
 HOSTILE = [
-    b"GET /static/../server.py?code=" + CODE.encode() + b" HTTP/1.1\r\nHost: p\r\n\r\n",
-    b"GET /static/..%2f..%2fconfig.py?code=" + CODE.encode() + b" HTTP/1.1\r\nHost: p\r\n\r\n",
-    b"GET //etc/passwd?code=" + CODE.encode() + b" HTTP/1.1\r\nHost: p\r\n\r\n",
+    b"GET /static/../server.py?code=" + CODE.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"GET /static/..%2f..%2fconfig.py?code="
+    + CODE.encode()
+    + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"GET //etc/passwd?code=" + CODE.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
     b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\n\r\n",
     b"GET / HTTP/1.1\r\nX: " + b"b" * 100_000 + b"\r\n\r\n",
     b"GET / HTTP/1.1\r\n" + b"X-A: 1\r\n" * 1000 + b"\r\n",

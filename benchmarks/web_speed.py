@@ -71,7 +71,7 @@ def free_port() -> int:
 
 async def _phone(port: int, number: int, out: asyncio.Queue[str]) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET /events?code={CODE} HTTP/1.1\r\nHost: phone\r\n\r\n".encode())
+    writer.write(f"GET /events?code={CODE} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     await writer.drain()
     while True:
         line = await reader.readline()

@@ -72,7 +72,7 @@ from companion.core.entry import (
 )
 from companion.core.history import HISTORY_SCREEN_PAGE, RESUME_ROW, HistoryFlow
 from companion.core.navigation import NavigationFlow
-from companion.core.phones import NEW_CODE, REMOVE_PHONE, PhonesFlow
+from companion.core.phones import NEW_CODE, PAIR_NO, PAIR_YES, REMOVE_PHONE, PhonesFlow
 from companion.core.results import (
     GameLoaded,
     GameUnreadable,
@@ -167,11 +167,13 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
         if isinstance(event, Tap):
             return []  # taps are resolved into events by the layout before reaching here
         if isinstance(event, Press) and event.key is Key.MENU and self.editing_name is None:
+            # leaving the Phones page while it asks "Pair Di's phone?" is a no
+            effects = self._on_phones(PAIR_NO) if self.pending_pair is not None else []
             if self.screen is not Screen.MENU:
                 self._return_to = self.screen
                 self.screen = Screen.MENU
                 self.menu_focus = 0
-            return []
+            return effects
         if isinstance(event, Press) and event.key is Key.HELP and self.editing_name is None:
             if self.screen is not Screen.HELP:
                 self._return_to = self.screen
@@ -208,6 +210,8 @@ __all__ = [
     "NEW_CODE",
     "NEXT_VALUE",
     "NOT_YET_COMPLETE",
+    "PAIR_NO",
+    "PAIR_YES",
     "PREVIOUS_VALUE",
     "QUIT_ROW",
     "REMOVE_PHONE",

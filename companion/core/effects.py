@@ -97,6 +97,9 @@ class PhoneOutcome(StrEnum):
     WRONG_CODE = "wrong_code"  # a pairing with another code than the one shown
     OTHER_GAME = "other_game"  # asked of another game than the one in play
     NOT_STORED = "not_stored"  # the storage could not keep it (a full card, a lock): retry
+    DECLINED = "declined"  # the right code, but the person at the panel said no
+    PAIR_BUSY = "pair_busy"  # the right code while the panel asks about another phone
+    CODE_SPENT = "code_spent"  # this address tried too many wrong codes at this code
 
     @property
     def ok(self) -> bool:
@@ -163,7 +166,7 @@ class UnpairPhone(Struct, frozen=True):
 
 
 class NewPairingCode(Struct, frozen=True):
-    """Make a new pairing code: the Phones page opened, or its code was tried too often
+    """Make a new pairing code: the Phones page opened, or a phone was paired with it
     (the app answers with :class:`~companion.core.results.PairingCodeMade`)."""
 
 

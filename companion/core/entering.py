@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from companion.core import i18n
 from companion.core.effects import Beep, Effect, Info, Refused
 from companion.core.entry import (
     MORE_CLUES,
@@ -373,6 +374,13 @@ class EntryFlow(EntryView):
         action = entry.action(game.position.current, hand_memory=self.hand_memory)
         if action is None:
             return []
+        if entry.stale:  # begun before a phone's action landed: refused as a phone's is
+            self._close_entry()
+            self.message = Info("phone_moved_back")
+            if game.events:
+                what = i18n.describe_event(self.language, game.events[-1], game.setup.names)
+                self.message = Info("phone_moved_on", (("what", what),))
+            return [Beep("refused")]
         effects = self._record(action)
         if isinstance(self.message, Refused):
             self.screen = Screen.ENTRY  # stay: the players fix the card or cancel

@@ -85,6 +85,9 @@ class Entry(Struct):
     slot: int | None = None
     #: The card came from a reader: the last choice records it, with no OK.
     from_reader: bool = False
+    #: A phone recorded the turn while this was entered: it is refused as stale, as a
+    #: phone's request on a position the table left is (issue 37).
+    stale: bool = False
 
     @property
     def card(self) -> Card | None:

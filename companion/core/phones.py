@@ -34,12 +34,24 @@ from companion.core.results import (
     PhonesServed,
 )
 from companion.core.state import ControllerState, Screen
-from companion.vocabulary.phone import PAIRING_TRIES, PairedPhone, PhoneMove, PhonePair
+from companion.vocabulary.phone import (
+    PAIRING_TRIES_PER_CODE,
+    PairedPhone,
+    PhoneMove,
+    PhonePair,
+    clean_name,
+)
 from engine.errors import IllegalAction
 from hardware.events import InputEvent, Key, Press, Select
 
 #: The Phones page's button that makes a new table code.
 NEW_CODE = Select("phones_new_code")
+#: How long the panel asks "Pair Di's phone?": the server waits 90 s for the answer
+#: (``PAIR_ANSWER_SECONDS`` in companion/web/server.py), the question a little less.
+PAIR_QUESTION_SECONDS = 85.0
+#: The panel's answers to "Pair Di's phone?" (as OK and BACK).
+PAIR_YES = Select("phones_pair_yes")
+PAIR_NO = Select("phones_pair_no")
 #: The Phones page's button that removes a paired phone: this, then the phone's id.
 REMOVE_PHONE = "remove_phone:"
 
@@ -97,22 +109,67 @@ class PhonesFlow(ControllerState):
         return [self._undo(phone, move)]
 
     def _phone_pair(self, request: PhonePair) -> list[Effect]:
-        """Pairing needs the code the Phones page shows, while it shows it: someone at
-        the table opened it. Too many wrong codes and the page shows a new one."""
+        """Pairing needs the code the Phones page shows, while it shows it, and then the
+        panel's OK ("Pair Di's phone? OK"): someone at the table opened the page and says
+        yes. A wrong code changes nothing (the person typing the right one is not
+        refused); the code changes once a phone is paired with it."""
         code = self.pairing_code
         if self.screen is not Screen.PHONES or code is None:
             closed = PhoneOutcome.PAGE_CLOSED
             return [PhoneReply(request, 0, Info("phone_pair_page_closed"), closed)]
         import hmac  # a phone pairing: not at start
 
+        misses = self.pairing_misses.get(request.address, 0)
+        if misses >= PAIRING_TRIES_PER_CODE:  # this address's guesses at this code are spent
+            spent = PhoneOutcome.CODE_SPENT
+            return [PhoneReply(request, 0, Info("phone_pair_code_spent"), spent)]
         if not hmac.compare_digest(request.code.encode(), code.encode()):
-            self.pairing_tries += 1
-            wrong = PhoneReply(request, 0, Info("phone_pair_wrong"), PhoneOutcome.WRONG_CODE)
-            effects: list[Effect] = [wrong]
-            if self.pairing_tries >= PAIRING_TRIES:
-                effects.append(NewPairingCode())
-            return effects
-        return [PairPhone(request)]
+            self.pairing_misses[request.address] = misses + 1
+            wrong = PhoneOutcome.WRONG_CODE
+            return [PhoneReply(request, 0, Info("phone_pair_wrong"), wrong)]
+        self._forget_stale_question()
+        if self.pending_pair is not None:
+            busy = PhoneOutcome.PAIR_BUSY
+            return [PhoneReply(request, 0, Info("phone_pair_busy"), busy)]
+        self.pending_pair = request
+        self.pending_since = self._clock() if self._clock else None
+        return []
+
+    def _forget_stale_question(self) -> None:
+        """A question asked longer than :data:`PAIR_QUESTION_SECONDS` ago is dropped: the
+        phone stopped waiting (the server answers it "no answer in time"), and an OK
+        then would pair a phone that never got its token."""
+        since, clock = self.pending_since, self._clock
+        if self.pending_pair is None or since is None or clock is None:
+            return
+        from datetime import datetime  # a phone waiting for the panel: not at start
+
+        asked = datetime.fromisoformat(clock()) - datetime.fromisoformat(since)
+        if asked.total_seconds() > PAIR_QUESTION_SECONDS:
+            self.pending_pair = self.pending_since = None
+
+    def pending_pair_name(self) -> str | None:
+        """The name of the phone the panel asks about ("Pair Di's phone?"), else None."""
+        request = self.pending_pair
+        if request is None:
+            return None
+        return clean_name(request.name) or i18n.tr(self.language, "phones")
+
+    def _on_pending_pair(self, event: InputEvent) -> list[Effect]:
+        """The panel's answer to "Pair Di's phone? OK": OK pairs it (and the page shows a
+        new code), BACK says no; every other input waits for the answer."""
+        self._forget_stale_question()
+        request = self.pending_pair
+        if request is None:  # the phone stopped waiting: the key is the page's again
+            return self._on_phones(event)
+        if event in (Press(Key.OK), PAIR_YES):
+            self.pending_pair = None
+            return [PairPhone(request), NewPairingCode()]
+        if event in (Press(Key.BACK), PAIR_NO):
+            self.pending_pair = None
+            declined = PhoneOutcome.DECLINED
+            return [PhoneReply(request, 0, Info("phone_pair_declined"), declined)]
+        return []
 
     def _apply_phones(self, result: PhonesResult) -> None:
         """The app's answer about the phones: served, loaded, paired, removed, a code."""
@@ -130,9 +187,10 @@ class PhonesFlow(ControllerState):
                 if phone.id == result.phone_id:
                     del self.paired[token_hash]
                     self.message = Info("phone_removed", (("name", phone.name),))
-        else:
+        else:  # a new code: no wrong guess at it yet; a phone still waiting is forgotten
             self.pairing_code = result.code
-            self.pairing_tries = 0
+            self.pending_pair = None
+            self.pairing_misses = {}
 
     def paired_phones(self) -> list[PairedPhone]:
         """The paired phones as the Phones page lists them: the first paired first."""
@@ -152,6 +210,8 @@ class PhonesFlow(ControllerState):
         phone in turn, listed; OK removes the phone at the focus, and on the code goes
         back, as BACK does (BACK on the list: to the code). Its buttons make a new table
         code and remove a paired phone (a tap on one, wherever the focus is)."""
+        if self.pending_pair is not None:
+            return self._on_pending_pair(event)
         if event == NEW_CODE and self.phones_url is not None:
             return [NewTableCode()]
         if isinstance(event, Select) and event.target.startswith(REMOVE_PHONE):

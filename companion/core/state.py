@@ -28,7 +28,7 @@ from companion.core.effects import (
     Refused,
     Undone,
 )
-from companion.vocabulary.phone import PairedPhone, PhoneMove
+from companion.vocabulary.phone import PairedPhone, PhoneMove, PhonePair
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.game import Event, Game
@@ -128,10 +128,16 @@ class ControllerState:
         self._asked_to_abandon = False
         #: The phones that may enter actions, by their token's hash (the app keeps it).
         self.paired: dict[bytes, PairedPhone] = {}
-        #: The code the Phones page shows for pairing a phone (the app makes it), and the
-        #: wrong codes tried against it.
+        #: The code the Phones page shows for pairing a phone (the app makes it); a wrong
+        #: code tried against it never changes it (the person typing it is not refused).
         self.pairing_code: str | None = None
-        self.pairing_tries = 0
+        #: A phone that gave the right code, waiting for the panel's OK ("Pair Di's
+        #: phone? OK"): the code alone pairs nothing.
+        self.pending_pair: PhonePair | None = None
+        #: When the panel began asking (the clock's ISO time; None without a clock).
+        self.pending_since: str | None = None
+        #: Wrong codes tried against this pairing code, by address (the server's key).
+        self.pairing_misses: dict[str, int] = {}
         #: Where the Phones page is: None on its pairing code (the QR code, the URL, the
         #: code), else at a paired phone (its place in ``paired_phones()``): the page
         #: then lists them, NEXT and PREVIOUS move along, OK removes the one at the focus.
@@ -279,11 +285,16 @@ class ControllerState:
 
     def _moved_by_phone(self) -> None:
         """A phone changed the game: an entry or an undo question under way on the panel
-        was about the position before, and is closed; the panel shows the game (a menu,
-        the help or the history stays open, and goes back to the game)."""
+        was about the position before. An entry on screen stays, marked stale: the key
+        that would record it is refused (its keys may be typed already); anything else
+        is closed and the panel shows the game (a menu, the help or the history stays
+        open, and goes back to the game)."""
         shown = game_screen(self.game)
-        self.entry = None
         self.preview = None
+        if self.entry is not None and self.screen is Screen.ENTRY:
+            self.entry.stale = True  # its last key is refused, in the phone's words
+            return
+        self.entry = None
         if self.screen in GAME_SCREENS:
             if self.screen is not shown:
                 self.page = GamePage.TABLE

@@ -17,6 +17,7 @@ import queue
 import signal
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -212,6 +213,11 @@ class Inbox(Struct):
                 return out
 
 
+#: Refused phone requests whose answers are kept in memory for a retry (a phone retries
+#: within seconds; a few hundred bytes each).
+REFUSALS_KEPT = 512
+
+
 class App:
     """The running companion. ``step()`` is one turn of the loop, for tests and benchmarks."""
 
@@ -243,6 +249,11 @@ class App:
         self.tag_map = tag_map if tag_map is not None else TagMap()
         self.typed_burst: KeyBurst[pygame.event.Event] = KeyBurst()
         self.watchdog = sdnotify.Watchdog()
+        #: The answers to phones' refused requests (nothing changed), for a retry of one:
+        #: in memory, the last :data:`REFUSALS_KEPT`, never a row each in the database
+        #: (issue 37: 4,000 refused requests were 4,000 rows); and how many there were.
+        self.refusals: OrderedDict[tuple[int, str], Answer] = OrderedDict()
+        self.refused = 0
         self._ready_sent = False
         #: What the whole-file check in the background found (its thread leaves it here).
         self.checked: queue.SimpleQueue[list[str]] = queue.SimpleQueue()
@@ -465,10 +476,15 @@ class App:
         another game than the one in play. Returns whether it was answered."""
         if move.token_hash not in self.controller.paired:
             return False  # the controller refuses an unpaired phone, whatever it asks
+        phone_id = self.controller.paired[move.token_hash].id
+        refused = self.refusals.get((phone_id, move.request_id))
+        if refused is not None and not move.preview_only:
+            move.reply(refused)
+            return True
         kept = None
         try:
             if not move.preview_only:
-                kept = self.storage.phone_answer(move.request_id)
+                kept = self.storage.phone_answer(phone_id, move.request_id)
         except StorageError as error:
             log.warning("%s", error)
             refusal = storage_refusal(error, self.storage.path.parent)
@@ -486,6 +502,14 @@ class App:
             )
             return True
         return False
+
+    def keep_refusal(self, phone_id: int, request_id: str, answer: Answer) -> None:
+        """Remember a refused request's answer for a retry (the last
+        :data:`REFUSALS_KEPT`; older ones, retried, are judged again: nothing changed)."""
+        self.refused += 1
+        self.refusals[(phone_id, request_id)] = answer
+        while len(self.refusals) > REFUSALS_KEPT:
+            self.refusals.popitem(last=False)
 
     def answer_phone(self, reply: PhoneReply) -> Answer:
         """The answer a phone is given, in the table's words."""
@@ -612,11 +636,8 @@ class App:
                 effect.reply.request.reply(answer)  # stored: now the phone may show it
         elif isinstance(effect, PhoneReply):
             receipt, answer = self.receipt(effect)
-            if effect.keep and receipt is not None:
-                try:  # kept for a retry; not kept, the retry is judged again (nothing changed)
-                    storage.keep_phone_answer(receipt)
-                except StorageError as error:
-                    log.warning("%s", error)
+            if effect.keep and receipt is not None:  # for a retry; else judged again
+                self.keep_refusal(receipt.phone_id, receipt.request_id, answer)
             effect.request.reply(answer)
         elif isinstance(effect, PairPhone):
             self.pair_phone(effect)

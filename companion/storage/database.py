@@ -50,7 +50,12 @@ from companion.storage.handles import _refuse_second_handle, _register, _unregis
 from companion.storage.importing import _import_games
 from companion.storage.ledger import Ledger, _ledger_state
 from companion.storage.opening import _open_file, _open_to_read
-from companion.storage.phones import PHONE_ANSWERS_KEPT, _forget_answers, _keep_receipt
+from companion.storage.phones import (
+    PHONE_ANSWERS_KEPT,
+    _forget_answers,
+    _keep_receipt,
+    answer_key,
+)
 from companion.storage.reading import (
     _HISTORY_SELECT,
     _history_row,
@@ -649,11 +654,12 @@ class Storage:
         with self._transaction("remove a phone", write=True) as db:
             db.execute("DELETE FROM phones WHERE id = ?", (phone_id,))
 
-    def phone_answer(self, request_id: str) -> tuple[int, dict[str, Any]] | None:
-        """The answer given to a phone's request (its HTTP status and JSON), if any."""
+    def phone_answer(self, phone_id: int, request_id: str) -> tuple[int, dict[str, Any]] | None:
+        """The answer given to this phone's request (its HTTP status and JSON), if any."""
         with self._transaction("read a phone's answer", write=False) as db:
             row = db.execute(
-                "SELECT status, answer FROM phone_requests WHERE id = ?", (request_id,)
+                "SELECT status, answer FROM phone_requests WHERE id = ?",
+                (answer_key(phone_id, request_id),),
             ).fetchone()
         if row is None:
             return None

@@ -41,8 +41,9 @@ from engine.log import action_to_dict, parse_action
 REQUEST_ID = r"[A-Za-z0-9_-]{16,64}"
 #: Digits of the pairing code the panel's Phones page shows.
 PAIRING_DIGITS = 6
-#: Wrong pairing codes a code takes before the panel shows a new one.
-PAIRING_TRIES = 5
+#: Wrong codes one address may try against one pairing code; then it is refused until
+#: the panel shows a new code (the page opened again, or a phone paired). Others are not.
+PAIRING_TRIES_PER_CODE = 5
 #: The longest name a phone is listed under (as a player's name on the panel).
 PHONE_NAME_LENGTH = 12
 
@@ -117,6 +118,8 @@ class PhonePair(Struct, frozen=True):
     token_hash: bytes
     #: Who waits for the answer (see :attr:`PhoneMove.reply`).
     reply: Reply = _no_reply
+    #: Whom the wrong codes count against (an IPv4 address, an IPv6 /64: the server's).
+    address: str = ""
 
 
 PhoneEvent = PhoneMove | PhonePair

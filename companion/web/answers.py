@@ -11,8 +11,9 @@ from companion.core.effects import PhoneOutcome
 
 #: The HTTP status of each outcome: 200 what was done or would be (a preview, even a
 #: refused one: the phone asked what would happen), 401 a token not paired, 403 a
-#: pairing refused, 409 a request that does not fit the table as it is, 503 one the
-#: storage could not keep (the same request may succeed later).
+#: pairing refused, 429 an address out of tries at this pairing code, 409 a request that
+#: does not fit the table as it is, 503 one the storage could not keep (the same request
+#: may succeed later).
 HTTP_STATUS: dict[PhoneOutcome, int] = {
     PhoneOutcome.RECORDED: 200,
     PhoneOutcome.PREVIEWED: 200,
@@ -26,6 +27,9 @@ HTTP_STATUS: dict[PhoneOutcome, int] = {
     PhoneOutcome.WRONG_CODE: 403,
     PhoneOutcome.OTHER_GAME: 409,
     PhoneOutcome.NOT_STORED: 503,
+    PhoneOutcome.DECLINED: 403,
+    PhoneOutcome.PAIR_BUSY: 409,
+    PhoneOutcome.CODE_SPENT: 429,
 }
 
 

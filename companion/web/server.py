@@ -19,6 +19,12 @@ site can send none of the last two. Each request becomes one event of the app lo
 :mod:`companion.vocabulary.phone`), and the answer is what the loop says once the action is
 stored; the server decides nothing about the game.
 
+A guest on the Wi-Fi cannot lock the table out (issue 37): a connection is admitted
+only from the Pi's own networks and within its address's share
+(:mod:`companion.web.admission`, :mod:`companion.web.limits`), the Host header must name
+the companion, and a POST without a paired token is refused here, in the server's
+thread: only paired phones' moves and pairings reach the app loop.
+
 A failure here is one line in the log and the table plays on (:meth:`WebServer.start`
 never raises).
 """
@@ -35,7 +41,6 @@ import mimetypes
 import os
 import threading
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -55,6 +60,25 @@ from companion.vocabulary.phone import (
     new_token,
     parse_move,
 )
+from companion.web.admission import Admission, GatedSite
+from companion.web.limits import (
+    CONNECTIONS_PER_ADDRESS,
+    MAX_CONNECTIONS,
+    MAX_STREAMS,
+    PAIR_TRIES_PER_ADDRESS,
+    PAIR_WINDOW,
+    STREAM_BUFFER,
+    STREAMS_PER_ADDRESS,
+    Gate,
+    Network,
+    QuietErrors,
+    Window,
+    address_key,
+    host_names,
+    host_of,
+    local_networks,
+    on_networks,
+)
 from companion.web.snapshot import SnapshotBoard
 
 if TYPE_CHECKING:
@@ -73,8 +97,6 @@ MAX_BODY = 1024
 MAX_LINE = 2048  # the request line (a URL with its code is ~60 characters)
 MAX_FIELD = 4096  # one header
 MAX_HEADERS = 40
-#: Live pages at once (a table has at most five players, and a few spectators).
-MAX_STREAMS = 32
 #: A phone that does not take an event within this many seconds is dropped (it will
 #: reconnect and get the current table): a slow or stuck phone never holds the others.
 WRITE_TIMEOUT = 10.0
@@ -88,10 +110,12 @@ IDLE_SECONDS = 30.0
 #: How long a phone's request waits for the table's answer (the loop is busy at most
 #: tens of milliseconds; past this the phone is told to try again, with the same id).
 ANSWER_SECONDS = 10.0
-#: Pairing attempts one address may make in :data:`PAIR_WINDOW` seconds, and all together.
-PAIR_TRIES_PER_ADDRESS = 5
-PAIR_TRIES_IN_ALL = 20
-PAIR_WINDOW = 60.0
+#: How long a pairing waits for the panel's OK ("Pair Di's phone? OK").
+PAIR_ANSWER_SECONDS = 90.0
+#: How often at most the Pi's networks are read again for a peer not on them.
+NETWORKS_AGAIN = 10.0
+#: What the ``Server`` header says: no Python, no aiohttp, no version.
+SERVER_NAME = "hanabi-companion"
 #: The header a paired phone's requests carry its token in (a form cannot set one).
 TOKEN_HEADER = "X-Phone-Token"
 
@@ -171,6 +195,8 @@ class WebServer:
         static: dict[str, StaticFile] | None = None,
         history: HistorySource | None = None,
         submit: Callable[[PhoneEvent], None] | None = None,
+        networks: list[Network] | None = None,
+        hosts: set[str] | None = None,
     ) -> None:
         self.board = board
         self.history = history
@@ -178,8 +204,17 @@ class WebServer:
         self.submit = submit
         #: The paired phones' names by their token's hash, as the app last published them.
         self.paired: dict[bytes, str] = {}
-        self._pair_tries: dict[str, deque[float]] = {}
-        self._all_pair_tries: deque[float] = deque()
+        #: The networks a peer must be on (None: the Pi's own, read at start) and the
+        #: names a Host header may give (None: the companion's, worked out at start).
+        self.networks = networks
+        self._read_networks = networks is None
+        self._networks_read = 0.0
+        self.hosts = hosts
+        self.pair_tries = Window(PAIR_TRIES_PER_ADDRESS, PAIR_WINDOW)
+        self.connections = Gate(CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS)
+        self.stream_places = Gate(STREAMS_PER_ADDRESS, MAX_STREAMS)
+        #: Requests turned away here, by why (they never reach the app loop).
+        self.turned_away: dict[str, int] = {}
         self.port = port
         self.bind = bind
         self._code = code
@@ -191,12 +226,35 @@ class WebServer:
         self._stopped: asyncio.Event | None = None
         self._changed: asyncio.Event | None = None
         self._encoded: tuple[int, bytes] = (-1, b"")
-        self.streams = 0
         #: The port listened on (the one asked, or the one the system gave for port 0).
         self.bound_port: int | None = None
         #: Set once the server listens, or gave up (then :attr:`failure` says why).
         self.ready = threading.Event()
         self.failure: str | None = None
+
+    @property
+    def streams(self) -> int:
+        """Live pages open now."""
+        return self.stream_places.count
+
+    def on_lan(self, remote: str | None) -> bool:
+        """Whether a peer is on one of the Pi's networks. Not on those read last: read
+        again (at most every :data:`NETWORKS_AGAIN` seconds), for a Wi-Fi that came up
+        after the companion, or a new address; a fixed list (tests) is kept as given."""
+        networks = self.networks
+        if networks is None or on_networks(remote, networks):
+            return True
+        if not self._read_networks:
+            return False
+        now = time.monotonic()
+        if now - self._networks_read < NETWORKS_AGAIN:
+            return False
+        self._networks_read = now
+        self.networks = local_networks()
+        return on_networks(remote, self.networks)
+
+    def turn_away(self, why: str) -> None:
+        self.turned_away[why] = self.turned_away.get(why, 0) + 1
 
     # -- the app thread's side -------------------------------------------------
 
@@ -246,7 +304,15 @@ class WebServer:
 
     async def _main(self) -> None:
         loop = asyncio.get_running_loop()
+        loop.set_exception_handler(QuietErrors())  # a failed accept(): a line a minute
         self._loop = loop
+        if self._read_networks:
+            self.networks = local_networks()
+            self._networks_read = time.monotonic()
+        if self.hosts is None:
+            from companion.web.address import lan_address
+
+            self.hosts = host_names(self.bind, lan_address(self.bind), self.networks or [])
         self._stopped = asyncio.Event()
         self._changed = asyncio.Event()
         if self._static is None:
@@ -267,7 +333,7 @@ class WebServer:
         await runner.setup()
         self._runner = runner
         try:
-            site = web.TCPSite(runner, self.bind or None, self.port, backlog=64)
+            site = GatedSite(runner, self.bind or None, self.port, self._protocol)
             try:
                 await site.start()
             except OSError as error:
@@ -292,6 +358,7 @@ class WebServer:
 
     def _application(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._guard])
+        app.on_response_prepare.append(_name_server)
         app.router.add_get("/", self._page)
         app.router.add_get("/static/{name}", self._file)
         app.router.add_get("/snapshot.json", self._snapshot)
@@ -344,7 +411,12 @@ class WebServer:
     async def _guard(
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
-        """The table code on every request; the security headers on every answer."""
+        """The Host header naming the companion, the table code on every request; the
+        security headers on every answer. A page of another site that a DNS name
+        points at the Pi (DNS rebinding) names that site in Host: refused."""
+        if self.hosts is not None and host_of(request.headers.get("Host", "")) not in self.hosts:
+            self.turn_away("host")
+            return web.Response(status=421, text="Misdirected Request\n", headers=SECURITY_HEADERS)
         given = request.query.get("code") or request.cookies.get(COOKIE) or ""
         # "replace": a query or cookie may hold anything, lone surrogates included
         if not hmac.compare_digest(given.encode("utf-8", "replace"), self.code.encode()):
@@ -399,9 +471,20 @@ class WebServer:
         return web.Response(body=body, content_type="application/json")
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        if self.streams >= MAX_STREAMS:
+        """The live page: at most :data:`STREAMS_PER_ADDRESS` per address (and
+        :data:`MAX_STREAMS` in all); a phone that leaves :data:`STREAM_BUFFER` bytes
+        unread, or takes no event in :data:`WRITE_TIMEOUT` seconds, is dropped."""
+        key = address_key(request.remote)
+        if not self.stream_places.take(key):
+            self.turn_away("streams")
             sentence = i18n.tr(self._language(), "web_too_many")
             raise web.HTTPServiceUnavailable(text=sentence + "\n")
+        try:
+            return await self._stream(request)
+        finally:
+            self.stream_places.give(key)
+
+    async def _stream(self, request: web.Request) -> web.StreamResponse:
         code = self.code
         response = web.StreamResponse(
             headers={
@@ -415,7 +498,6 @@ class WebServer:
                 COOKIE, code, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Strict"
             )
         response.force_close()  # a stream that ends (a new code) ends its connection
-        self.streams += 1
         try:
             await response.prepare(request)
             # Whatever Last-Event-ID says, the first event is the table now: each event is
@@ -426,8 +508,15 @@ class WebServer:
             while self.code == code:
                 changed = self._changed
                 assert changed is not None
+                transport = request.transport
+                if transport is None or transport.is_closing():
+                    break  # the phone is gone
                 revision, body, actions = self._encoded_snapshot()
                 if revision != sent:
+                    if transport.get_write_buffer_size() > STREAM_BUFFER:
+                        transport.abort()  # a reader this slow reconnects, to the table now
+                        self.turn_away("slow reader")
+                        break
                     message = b"id: %d\nevent: table\ndata: %s\n\n" % (actions, body)
                     await asyncio.wait_for(response.write(message), WRITE_TIMEOUT)
                     sent, written = revision, loop.time()
@@ -435,17 +524,20 @@ class WebServer:
                 try:
                     await asyncio.wait_for(changed.wait(), CHECK_SECONDS)
                 except TimeoutError:
-                    transport = request.transport
-                    if transport is None or transport.is_closing():
-                        break  # the phone is gone
                     if loop.time() - written >= KEEPALIVE_SECONDS:
                         await asyncio.wait_for(response.write(b": keep-alive\n\n"), WRITE_TIMEOUT)
                         written = loop.time()
-        except (TimeoutError, ConnectionError):
-            pass  # a phone gone or too slow: it reconnects and gets the table then
-        finally:
-            self.streams -= 1
+        except TimeoutError:  # a phone too slow: it reconnects and gets the table then
+            self.turn_away("slow reader")
+        except ConnectionError:
+            pass  # a phone gone
         return response
+
+    def _protocol(self) -> asyncio.BaseProtocol:
+        """A connection's protocol: aiohttp's, behind an :class:`Admission`."""
+        runner = self._runner
+        assert runner is not None and runner.server is not None
+        return Admission(runner.server(), self)
 
     # -- phones as input (issue 22) ---------------------------------------------------
 
@@ -467,7 +559,10 @@ class WebServer:
         if request.content_type != "application/json":
             raise _CrossSite()
         origin = request.headers.get("Origin")
-        if origin is not None and origin.partition("://")[2] != request.host:
+        if origin is not None and (
+            origin.partition("://")[2] != request.host
+            or (self.hosts is not None and host_of(origin.partition("://")[2]) not in self.hosts)
+        ):
             raise _CrossSite()
         try:
             return orjson.loads(await request.read())
@@ -477,9 +572,14 @@ class WebServer:
             raise _TooLarge() from None
 
     async def _pair(self, request: web.Request) -> web.Response:
+        """A phone's pairing: at most :data:`PAIR_TRIES_PER_ADDRESS` a minute from one
+        address (no limit in all: a flood from one address never refuses another); the
+        app loop judges the code and the panel says yes."""
         if self.submit is None:
             raise web.HTTPNotFound()
-        if not self._may_try_pairing(request.remote or ""):
+        address = address_key(request.remote)
+        if not self.pair_tries.allow(address):
+            self.turn_away("pairing")
             return self._said(429, "phone_pair_too_many")
         try:
             body = await self._body(request)
@@ -492,27 +592,13 @@ class WebServer:
         token = new_token()
         code, name, token_hash = body["code"][:16], body.get("name"), hash_token(token)
         name = name if isinstance(name, str) else ""
-        answer = await self._ask(lambda reply: PhonePair(code, name, token_hash, reply))
+        answer = await self._ask(
+            lambda reply: PhonePair(code, name, token_hash, reply, address), PAIR_ANSWER_SECONDS
+        )
         data = answer.to_json()
         if answer.ok:
             data["token"] = token
         return _json(answer.status, data)
-
-    def _may_try_pairing(self, address: str) -> bool:
-        """At most :data:`PAIR_TRIES_PER_ADDRESS` tries a minute from one address, and
-        :data:`PAIR_TRIES_IN_ALL` from all: six digits cannot be guessed in time."""
-        now = time.monotonic()
-        tries = self._pair_tries.setdefault(address, deque())
-        for queue in (tries, self._all_pair_tries):
-            while queue and now - queue[0] > PAIR_WINDOW:
-                queue.popleft()
-        if len(tries) >= PAIR_TRIES_PER_ADDRESS or len(self._all_pair_tries) >= PAIR_TRIES_IN_ALL:
-            return False
-        tries.append(now)
-        self._all_pair_tries.append(now)
-        if len(self._pair_tries) > 1000:  # addresses that stopped trying
-            self._pair_tries = {a: q for a, q in self._pair_tries.items() if q}
-        return True
 
     async def _preview(self, request: web.Request) -> web.Response:
         return await self._move(request, preview_only=True)
@@ -535,6 +621,9 @@ class WebServer:
         except BadRequest as error:
             return self._said(413 if isinstance(error, _TooLarge) else 400, "web_bad_request")
         token_hash = hash_token(token)
+        if token_hash not in self.paired:  # checked here: the app loop never sees it
+            self.turn_away("not paired")
+            return self._said(401, "phone_not_paired")
         answer = await self._ask(
             lambda reply: PhoneMove(
                 move.request_id,
@@ -548,7 +637,11 @@ class WebServer:
         )
         return _json(answer.status, answer.to_json())
 
-    async def _ask(self, make: Callable[[Callable[[Answer], None]], PhoneEvent]) -> Answer:
+    async def _ask(
+        self,
+        make: Callable[[Callable[[Answer], None]], PhoneEvent],
+        seconds: float = ANSWER_SECONDS,
+    ) -> Answer:
         """Hand a request to the app loop and wait for its answer (the loop answers once
         the action is stored). No answer in time: 503, and the phone tries again."""
         submit = self.submit
@@ -561,10 +654,15 @@ class WebServer:
 
         submit(make(reply))
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), ANSWER_SECONDS)
+            return await asyncio.wait_for(asyncio.wrap_future(future), seconds)
         except TimeoutError:
             text = i18n.tr(self._language(), "web_no_answer")
             return Answer(False, 503, text)
+
+
+async def _name_server(request: web.Request, response: web.StreamResponse) -> None:
+    """The ``Server`` header of every answer: a name, no versions."""
+    response.headers["Server"] = SERVER_NAME
 
 
 class _CrossSite(BadRequest):

@@ -51,6 +51,7 @@ LABELS = {
     "pair_code": "web_pair_code",
     "pair_name": "web_pair_name",
     "pair": "web_pair",
+    "pair_waiting": "web_pair_waiting",
     "paired_as": "web_paired_as",
     "moved_on": "web_moved_on",
     "no_answer": "web_no_answer",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import sqlite3
 import string
 import time
 from collections.abc import Callable, Iterator
@@ -26,8 +27,11 @@ from companion.core import i18n
 from companion.core.controller import (
     Controller,
     EntryKind,
+    Info,
     NewPairingCode,
+    PairingCodeMade,
     PairPhone,
+    PhoneOutcome,
     PhoneReply,
     RecordAction,
     RecordUndo,
@@ -41,7 +45,7 @@ from companion.shell.app import App, resume
 from companion.shell.web_link import WebLink
 from companion.storage import Storage
 from companion.vocabulary.phone import (
-    PAIRING_TRIES,
+    PAIRING_TRIES_PER_CODE,
     BadRequest,
     PairedPhone,
     PhoneMove,
@@ -51,14 +55,15 @@ from companion.vocabulary.phone import (
     parse_move,
 )
 from companion.web.answers import http_status
-from companion.web.server import PAIR_TRIES_PER_ADDRESS, TOKEN_HEADER
+from companion.web.limits import PAIR_TRIES_PER_ADDRESS
+from companion.web.server import TOKEN_HEADER
 from engine import Card, GameSetup
 from engine.actions import Discard, Hint, Play
 from engine.cards import Color
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.options import GameOptions
-from hardware.events import Key, Press, Select
+from hardware.events import ChooseColor, ChooseRank, ChooseSlot, Key, Press, Select
 
 TOKEN = hash_token("phone-of-ann")
 ANN = PairedPhone(1, "Ann")
@@ -145,8 +150,16 @@ def test_an_entry_under_way_on_the_panel_is_closed_when_a_phone_records_the_turn
     assert controller.screen is Screen.ENTRY and controller.entry is not None
     assert controller.entry.kind is EntryKind.PLAY
     controller.handle(move(0, Play(Card.from_code("R1"), slot=4)))
+    assert controller.game is not None and len(controller.game.actions) == 1
+    # the panel's keys were typed before it saw the phone's action: its entry is stale
+    controller.handle(Press(Key.PLAY))  # pressed again: the entry, not a new one
+    for key in (ChooseColor(Color.BLUE), ChooseRank(1), ChooseSlot(4)):
+        controller.handle(key)
+    effects = controller.handle(Press(Key.OK))
+    assert not any(isinstance(e, RecordAction) for e in effects)
+    assert isinstance(controller.message, Info) and controller.message.key == "phone_moved_on"
     assert controller.screen is Screen.GAME and controller.entry is None
-    assert controller.handle(Press(Key.OK)) == []  # the entry's OK records nothing now
+    assert len(controller.game.actions) == 1
 
 
 def test_a_move_made_on_a_position_the_table_left_is_refused_in_words():
@@ -184,20 +197,45 @@ def test_a_phone_is_refused_what_the_panel_is_refused_in_the_same_words():
 
 
 def test_pairing_needs_the_code_the_open_phones_page_shows():
-    """Rule: pairing is for someone at the table: the Phones page open, its code typed;
-    too many wrong codes and the page shows a new one."""
+    """Rule: pairing is for someone at the table: the Phones page open, its code typed,
+    then the panel's OK ("Pair Bo's phone? OK"). Wrong codes never change the code; an
+    address out of tries at this code is refused, and no other is."""
     controller = controller_with(Game(memory_setup()))
     controller.pairing_code = "123456"
     (closed,) = controller.handle(PhonePair("123456", "Bo", b"t"))
     assert isinstance(closed, PhoneReply) and http_status(closed.outcome) == 403
     controller.handle(Press(Key.MENU))
     assert isinstance(controller.choose_menu("phones")[0], NewPairingCode)
-    effects = [controller.handle(PhonePair("000000", "Bo", b"t")) for _ in range(PAIRING_TRIES)]
-    assert all(isinstance(e[0], PhoneReply) and http_status(e[0].outcome) == 403 for e in effects)
-    assert isinstance(effects[-1][-1], NewPairingCode)
-    controller.pairing_tries = 0
-    (paired,) = controller.handle(PhonePair("123456", "Bo", b"t"))
-    assert isinstance(paired, PairPhone)
+    controller.handle(PairingCodeMade("123456"))
+    guess = PhonePair("000000", "Mal", b"m", address="10.0.0.66")
+    effects = [controller.handle(guess) for _ in range(PAIRING_TRIES_PER_CODE + 3)]
+    assert [http_status(e.outcome) for (e,) in effects] == [403] * PAIRING_TRIES_PER_CODE + [
+        429
+    ] * 3
+    assert controller.pairing_code == "123456"  # never changed by a wrong code
+    (spent,) = controller.handle(PhonePair("123456", "Mal", b"m", address="10.0.0.66"))
+    assert isinstance(spent, PhoneReply) and http_status(spent.outcome) == 429
+    # Bo, at another address, types the code: the panel asks, OK pairs, the code changes
+    assert controller.handle(PhonePair("123456", "Bo", b"t", address="10.0.0.7")) == []
+    assert controller.pending_pair_name() == "Bo"
+    (busy,) = controller.handle(PhonePair("123456", "Cy", b"c", address="10.0.0.8"))
+    assert isinstance(busy, PhoneReply) and http_status(busy.outcome) == 409
+    assert controller.handle(Press(Key.NEXT)) == []  # only yes or no now
+    paired, renew = controller.handle(Press(Key.OK))
+    assert isinstance(paired, PairPhone) and paired.request.name == "Bo"
+    assert isinstance(renew, NewPairingCode) and controller.pending_pair is None
+    controller.handle(PairingCodeMade("654321"))
+    assert controller.pairing_misses == {}  # a new code: everyone's tries anew
+    # BACK says no: the phone is told, nothing is paired
+    assert controller.handle(PhonePair("654321", "Di", b"d", address="10.0.0.9")) == []
+    (declined,) = controller.handle(Press(Key.BACK))
+    assert isinstance(declined, PhoneReply) and http_status(declined.outcome) == 403
+    assert declined.outcome is PhoneOutcome.DECLINED and controller.screen is Screen.PHONES
+    # MENU while the panel asks: a no, too (the phone is told at once)
+    assert controller.handle(PhonePair("654321", "Di", b"d", address="10.0.0.9")) == []
+    (left,) = controller.handle(Press(Key.MENU))
+    assert isinstance(left, PhoneReply) and left.outcome is PhoneOutcome.DECLINED
+    assert controller.pending_pair is None and controller.screen is Screen.MENU
 
 
 @settings(max_examples=60, deadline=None)
@@ -294,35 +332,44 @@ class Table:
         headers: dict[str, str] | None = None,
         raw: bytes | None = None,
     ) -> tuple[int, dict[str, Any]]:
-        def send() -> tuple[int, dict[str, Any]]:
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            try:
-                sent = {"Cookie": f"table={self.code}", **(headers or {})}
-                if body is not None:
-                    sent.setdefault("Content-Type", "application/json")
-                data = raw if raw is not None else (None if body is None else json.dumps(body))
-                connection.request(method, path, body=data, headers=sent)
-                answer = connection.getresponse()
-                text = answer.read()
-                try:
-                    return answer.status, json.loads(text)
-                except ValueError:
-                    return answer.status, {"raw": text.decode()}
-            finally:
-                connection.close()
-
-        future = self.workers.submit(send)
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        future = self.workers.submit(self.send, method, path, data, headers)
         self.pump(future)
         return future.result()
+
+    def send(
+        self, method: str, path: str, data: bytes | None, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        """One request, answered (from a worker thread: the test's thread turns the loop)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            sent = {"Cookie": f"table={self.code}", **(headers or {})}
+            if data is not None:
+                sent.setdefault("Content-Type", "application/json")
+            connection.request(method, path, body=data, headers=sent)
+            answer = connection.getresponse()
+            text = answer.read()
+            try:
+                return answer.status, json.loads(text)
+            except ValueError:
+                return answer.status, {"raw": text.decode()}
+        finally:
+            connection.close()
 
     def pair(self, name: str) -> str:
         controller = self.app.controller
         self.app.dispatch(Press(Key.MENU))
         self.app.dispatch(Select("phones"))
         assert controller.screen is Screen.PHONES and controller.pairing_code is not None
-        status, answer = self.request(
-            "POST", "/api/pair", {"code": controller.pairing_code, "name": name}
-        )
+        body = json.dumps({"code": controller.pairing_code, "name": name}).encode()
+        future = self.workers.submit(self.send, "POST", "/api/pair", body)
+        end = time.monotonic() + 20
+        while controller.pending_pair is None:  # the panel asks "Pair Ann's phone? OK"
+            assert time.monotonic() < end and not future.done(), future
+            self.app.step(20)
+        self.app.dispatch(Press(Key.OK))
+        self.pump(future)
+        status, answer = future.result()
         assert status == 200, answer
         self.app.dispatch(Press(Key.BACK))
         return str(answer["token"])
@@ -423,7 +470,7 @@ def test_a_request_whose_answer_was_lost_is_recorded_once(open_table):
     ).encode()
     with socket.create_connection(("127.0.0.1", table.port)) as sock:
         sock.sendall(
-            b"POST /api/act HTTP/1.1\r\nHost: t\r\nCookie: table=%s\r\n%s: %s\r\n"
+            b"POST /api/act HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: table=%s\r\n%s: %s\r\n"
             b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
             % (table.code.encode(), TOKEN_HEADER.encode(), token.encode(), len(body), body)
         )
@@ -535,12 +582,14 @@ def test_answers_are_kept_a_day_for_retries_then_forgotten(tmp_path):
     now = [datetime(2026, 11, 25, 12, 0, tzinfo=UTC)]
     with Storage.open(tmp_path / "data", now=lambda: now[0]) as storage:
         storage.keep_phone_answer(PhoneReceipt("old-request-00000001", 1, 409, {"ok": False}))
+        storage.keep_phone_answer(PhoneReceipt("old-request-00000001", 2, 200, {"ok": True}))
         now[0] += timedelta(hours=23)
         storage.keep_phone_answer(PhoneReceipt("new-request-00000001", 1, 200, {"ok": True}))
         now[0] += timedelta(hours=2)
-        assert storage.forget_phone_answers() == 1
-        assert storage.phone_answer("old-request-00000001") is None
-        assert storage.phone_answer("new-request-00000001") == (200, {"ok": True})
+        assert storage.forget_phone_answers() == 2
+        assert storage.phone_answer(1, "old-request-00000001") is None
+        assert storage.phone_answer(1, "new-request-00000001") == (200, {"ok": True})
+        assert storage.phone_answer(2, "new-request-00000001") is None  # phone 1's, not 2's
 
 
 def test_a_move_made_on_the_game_before_is_refused_and_an_unpaired_phone_learns_nothing(
@@ -632,3 +681,44 @@ def test_a_body_over_a_kilobyte_gets_the_tables_sentence(open_table):
         "ok": False,
         "text": "The companion did not understand this request: reload the page.",
     }
+
+
+def test_refused_actions_are_counted_not_stored_and_answers_are_per_phone(open_table):
+    """Issue 37: 4,000 refused requests were 4,000 rows (the action rate fell from 496 to
+    76 a second): refusals are counted and their answers kept in memory for a retry;
+    a stored answer is found by (phone, request id): Bo reusing Ann's id is judged anew."""
+    table = open_table()
+    table.start_game()
+    ann = table.pair("Ann")
+    bo = table.pair("Bo")
+    to_herself = {"action": "hint", "to": 0, "rank": 1, "slots": [1]}
+    for number in range(30):
+        status, answer = table.act(ann, to_herself, request_id=f"refused-{number:012d}")
+        assert status == 409, answer
+    first = table.act(ann, to_herself, request_id=f"refused-{0:012d}")  # a retry: the same
+    assert first[0] == 409 and table.app.refused == 30
+    with sqlite3.connect(table.storage.path) as db:
+        assert db.execute("SELECT COUNT(*) FROM phone_requests").fetchone()[0] == 0
+    hint = {"action": "hint", "to": 1, "rank": 1, "slots": [1]}
+    status, answer = table.act(ann, hint, request_id="shared-id-00000001")
+    assert status == 200
+    status, other = table.act(bo, hint, request_id="shared-id-00000001")
+    assert status == 409 and other != answer  # Bo's own answer (the table moved on), not Ann's
+    assert len(table.stored()) == 1
+
+
+def test_a_pairing_question_no_phone_waits_for_any_more_is_dropped():
+    """The server stops waiting after 90 s: the panel's question goes before that, so an
+    OK never pairs a phone that did not get its token; the next right code is asked."""
+    now = ["2026-11-28T12:00:00+00:00"]
+    controller = Controller(SetupDraft(players=3), Game(memory_setup()), clock=lambda: now[0])
+    controller.handle(Press(Key.MENU))
+    controller.choose_menu("phones")
+    controller.handle(PairingCodeMade("123456"))
+    assert controller.handle(PhonePair("123456", "Di", b"d", address="10.0.0.9")) == []
+    now[0] = "2026-11-28T12:01:30+00:00"
+    assert controller.handle(PhonePair("123456", "Ed", b"e", address="10.0.0.8")) == []
+    assert controller.pending_pair_name() == "Ed"  # Di's question was dropped
+    now[0] = "2026-11-28T12:03:00+00:00"
+    assert controller.handle(Press(Key.OK)) == []  # too late: the page's OK (back)
+    assert controller.pending_pair is None and controller.screen is not Screen.PHONES

@@ -18,12 +18,15 @@ from support.screen_states import PAIRED, STATES
 
 from companion.core import i18n
 from companion.core.controller import (
+    PAIR_NO,
+    PAIR_YES,
     REMOVE_PHONE,
     Controller,
     Info,
     Screen,
     UnpairPhone,
 )
+from companion.core.draft import SetupDraft
 from companion.panel.keys import key_event
 from companion.panel.screens import Renderer
 from companion.panel.screens.phones import QUIET_ZONE, qr_matrix, spaced_code
@@ -266,11 +269,19 @@ def open_phones_page(app: App) -> str:
     return code
 
 
-def pair(app: App, code: str, name: str) -> Answer:
+def pair(app: App, code: str | None, name: str, *, confirm: bool = True) -> Answer:
+    """A phone types ``code`` (None: the one the page shows now); the panel asks "Pair
+    NAME's phone? OK" and the test answers it (OK, or ``confirm=False``: Cancel)."""
     answers: list[Answer] = []
+    code = code if code is not None else app.controller.pairing_code
+    assert code is not None
     request = PhonePair(code, name, hash_token(f"token of {name}"), answers.append)
     app.dispatch(request)
     app.step()
+    if not answers:  # the right code: the panel asks, and the phone waits
+        assert f"Pair {name}'s phone? OK" in said(app)
+        app.dispatch(PAIR_YES if confirm else PAIR_NO)
+        app.step()
     assert len(answers) == 1
     return answers[0]
 
@@ -294,13 +305,14 @@ def test_a_phone_paired_then_removed_by_keys_is_stored_and_said(app):
     app.step()
     assert app.storage.paired_phones() == {} and app.controller.paired == {}
     assert app.controller.message == Info("phone_removed", (("name", "Ann"),))
-    assert "Ann's phone was removed" in said(app) and spaced_code(code) in said(app)
+    new = app.controller.pairing_code or ""  # a phone paired: a new code
+    assert new != code and "Ann's phone was removed" in said(app) and spaced_code(new) in said(app)
 
 
 def test_a_phone_removed_by_a_tap_is_forgotten_the_other_kept(app):
     """Two phones paired; a tap on "Remove Bo" removes Bo's only, in the database too."""
     code = open_phones_page(app)
-    assert pair(app, code, "Ann").ok and pair(app, code, "Bo").ok
+    assert pair(app, code, "Ann").ok and pair(app, None, "Bo").ok
     app.dispatch(Press(Key.NEXT))
     app.step()
     bo = next(phone for phone in app.controller.paired.values() if phone.name == "Bo")
@@ -327,3 +339,30 @@ def test_a_long_list_keeps_the_phone_at_the_focus_on_the_page(size):
         assert Select(f"{REMOVE_PHONE}{focus + 1}") in removes
         if focus < len(removes):
             assert removes[0] == Select(f"{REMOVE_PHONE}1")
+
+
+def test_a_phone_with_the_right_code_waits_for_the_panels_ok(app):
+    """Issue 37: the code alone pairs nothing: the panel asks "Pair Di's phone? OK";
+    Cancel says no (nothing stored, the code kept), OK pairs and shows a new code."""
+    code = open_phones_page(app)
+    declined = pair(app, code, "Di", confirm=False)
+    assert not declined.ok and declined.status == 403
+    assert app.storage.paired_phones() == {} and app.controller.pairing_code == code
+    answer = pair(app, code, "Di")
+    assert answer.ok and answer.name == "Di"
+    assert app.controller.pairing_code not in (None, code)  # one pairing per code
+    assert spaced_code(app.controller.pairing_code or "") in said(app)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_pairing_question_fits_every_panel(size):
+    """The question and its two buttons are drawn whole at every panel size."""
+    controller = Controller(SetupDraft(players=3))
+    controller.phones_url = URL
+    controller.pairing_code = "123456"
+    controller.screen = Screen.PHONES
+    controller.pending_pair = PhonePair("123456", "n" * 12, b"t")
+    renderer, _ = drawn(controller, size)  # strict: nothing cut, nothing overlapping
+    texts = [text.text for text in renderer.texts]
+    assert f"Pair {'n' * 12}'s phone? OK" in " ".join(texts)  # wrapped on a small panel
+    assert "Cancel" in texts and spaced_code("123456") in texts

@@ -223,9 +223,11 @@ def test_the_input_devices_a_config_names_are_admitted(service: dict[str, list[s
 
 
 def test_the_page_for_phones_reaches_the_lan_only(service: dict[str, list[str]]) -> None:
-    """Issue 21: the unit may open IP sockets (the page's port, above 1024: no
-    capability) but packets go only to and from the loopback, link-local and the private
-    ranges (IPv4 and the IPv6 unique local ones); everything else is denied."""
+    """Issues 21 and 37: the unit may open IP sockets (the page's port, above 1024: no
+    capability); the kernel lets packets through only within a coarse fence (the
+    loopback, link-local, the private IPv4 ranges, carrier-grade NAT, IPv6 unique-local
+    and global unicast: whatever range a home network's prefix is in), and the server
+    admits only the networks of the Pi's own interfaces (tests/web/test_web_floods.py)."""
     families = set(last(service, "RestrictAddressFamilies").split())
     assert families == {"AF_UNIX", "AF_NETLINK", "AF_INET", "AF_INET6"}
     assert last(service, "IPAddressDeny") == "any"
@@ -236,5 +238,37 @@ def test_the_page_for_phones_reaches_the_lan_only(service: dict[str, list[str]])
         "10.0.0.0/8",
         "172.16.0.0/12",
         "192.168.0.0/16",
+        "100.64.0.0/10",
         "fc00::/7",
+        "2000::/3",
     }
+
+
+def test_file_descriptors_hold_the_servers_connection_cap(service: dict[str, list[str]]) -> None:
+    """Issue 37: 1,062 idle connections used up the default 1,024 descriptors (a GET
+    then timed out); the unit raises the limit and the server's own cap stays at half of
+    it (the database, devices, journal and the loop's own use the rest). The cap gives
+    every address of a /24 its whole share, so no flood there takes another's place."""
+    from companion.web.limits import (
+        CONNECTIONS_PER_ADDRESS,
+        MAX_CONNECTIONS,
+        MAX_STREAMS,
+        SIZED_FOR_ADDRESSES,
+        STREAMS_PER_ADDRESS,
+    )
+
+    limit = int(last(service, "LimitNOFILE"))
+    assert limit >= 2 * MAX_CONNECTIONS
+    assert SIZED_FOR_ADDRESSES * CONNECTIONS_PER_ADDRESS <= MAX_CONNECTIONS
+    assert SIZED_FOR_ADDRESSES * STREAMS_PER_ADDRESS <= MAX_STREAMS <= MAX_CONNECTIONS
+
+
+def test_the_unit_limits_are_what_systemd_reads(systemd_analyze: str, tmp_path: Path) -> None:
+    """systemd itself parses the new directives: the fence and the descriptor limit."""
+    text = UNIT.read_text()
+    stand_in = shutil.which("true") or "/bin/true"
+    copy = tmp_path / UNIT.name
+    copy.write_text(text.replace(f"ExecStart={EXEC_PATH} ", f"ExecStart={stand_in} "))
+    result = run_analyze(systemd_analyze, "verify", "--man=no", "--generators=no", str(copy))
+    assert result.returncode == 0 and "LimitNOFILE" not in result.stdout + result.stderr
+    assert "IPAddressAllow" not in result.stdout + result.stderr

@@ -60,6 +60,7 @@ class LiveTable:
         hand_memory: bool = True,
         language: str = "en",
         start: bool = True,
+        confirm_pairing: bool = True,
         **options: Any,
     ) -> None:
         # no window, no systemd: given back as they were by close()
@@ -81,13 +82,21 @@ class LiveTable:
             self.app.dispatch(Press(Key.OK))  # Start
             self.app.step()
             assert self.app.controller.game is not None
+        #: The person at the panel says yes to every "Pair Di's phone? OK" (False: the
+        #: test answers, with :meth:`emit`).
+        self.confirm_pairing = confirm_pairing
         self._stop = threading.Event()
         self._loop = threading.Thread(target=self._turn, name="app-loop", daemon=True)
         self._loop.start()
 
     def _turn(self) -> None:
+        asked = None
         while not self._stop.is_set():
             self.app.step(50)
+            pending = self.app.controller.pending_pair
+            if self.confirm_pairing and pending is not None and pending is not asked:
+                asked = pending
+                self.app.dispatch(Press(Key.OK))  # "Pair Di's phone?": OK
 
     @property
     def url(self) -> str:

@@ -77,12 +77,20 @@ def get(
 class Stream:
     """An SSE stream read over a raw socket, event by event."""
 
-    def __init__(self, server: WebServer, path: str, headers: dict[str, str] | None = None):
+    def __init__(
+        self,
+        server: WebServer,
+        path: str,
+        headers: dict[str, str] | None = None,
+        source: str = "127.0.0.1",
+    ):
         assert server.bound_port is not None
-        self.sock = socket.create_connection(("127.0.0.1", server.bound_port), timeout=10)
+        self.sock = socket.create_connection(
+            ("127.0.0.1", server.bound_port), timeout=10, source_address=(source, 0)
+        )
         lines = [
             f"GET {path} HTTP/1.1",
-            "Host: phone",
+            "Host: 127.0.0.1",
             *(f"{k}: {v}" for k, v in (headers or {}).items()),
         ]
         self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
@@ -261,11 +269,16 @@ def test_a_new_code_closes_open_pages_and_old_links(served):
 
 
 def test_a_slow_phone_does_not_stall_the_others(served):
-    """A client that sends half a request and never reads holds nothing: others are served."""
+    """A client that sends half a request and never reads holds nothing: others are served
+    (it holds at most its own address's connections: tests/web/test_web_floods.py)."""
     assert served.bound_port is not None
-    stuck = [socket.create_connection(("127.0.0.1", served.bound_port)) for _ in range(20)]
+    port = served.bound_port
+    stuck = [
+        socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.50", 0))
+        for _ in range(20)
+    ]
     for sock in stuck:
-        sock.sendall(b"GET /events?code=" + CODE.encode() + b" HTTP/1.1\r\nHost: x\r\n")
+        sock.sendall(b"GET /events?code=" + CODE.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n")
     try:
         assert get(served, f"/snapshot.json?code={CODE}")[0] == 200
     finally:
@@ -569,11 +582,16 @@ def test_the_history_routes_need_the_code_and_serve_the_log(tmp_path):
 
 
 def test_live_pages_are_limited_and_a_closed_one_frees_its_place(served):
-    """At most MAX_STREAMS live pages: one more gets 503 and one sentence; a page that is
-    closed frees its place."""
-    from companion.web.server import MAX_STREAMS
+    """At most MAX_STREAMS live pages in all (from many addresses, each within its
+    STREAMS_PER_ADDRESS): one more gets 503 and one sentence; a page that is closed frees
+    its place."""
+    from companion.web.limits import STREAMS_PER_ADDRESS
 
-    streams = [Stream(served, f"/events?code={CODE}") for _ in range(MAX_STREAMS)]
+    MAX_STREAMS = served.stream_places.total = 10 * STREAMS_PER_ADDRESS  # small, for speed
+    streams = [
+        Stream(served, f"/events?code={CODE}", source=f"127.0.1.{n // STREAMS_PER_ADDRESS}")
+        for n in range(MAX_STREAMS)
+    ]
     try:
         for stream in streams:
             stream.event()

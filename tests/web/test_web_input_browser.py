@@ -421,3 +421,28 @@ def test_with_hand_memory_a_phone_needs_no_more_taps_than_the_touch_panel(
     for name in phone:
         assert phone[name].inputs <= touch[name].inputs, (name, phone[name], touch[name])
     assert phone["colour hint"].inputs <= 4 and phone["rank hint"].inputs <= 4
+
+
+def test_a_phone_waits_for_the_panels_ok_then_is_paired(page: Any, tmp_path: Path) -> None:
+    """Issue 37: the code alone pairs nothing. The phone says to press OK on the
+    companion while the panel asks "Pair Di's phone? OK"; OK pairs it, and the page
+    shows a new code (one pairing per code)."""
+    table = LiveTable(tmp_path / "data", players=2, hand_memory=False, confirm_pairing=False)
+    try:
+        phone = Phone(page, table.url)
+        phone.shows_actions(0)
+        code = table.open_phones_page()
+        phone.tap("#pair-open")
+        page.fill("#pair-code", code)
+        page.fill("#pair-name", "Di")
+        phone.tap("#pair-submit")
+        waiting = "#pair-error:has-text('Press OK on the companion')"
+        page.wait_for_selector(waiting, timeout=SHOWN_MS)
+        controller = table.app.controller
+        wait_until(lambda: controller.pending_pair_name() == "Di", "the panel asks")
+        table.emit(Press(Key.OK))
+        page.wait_for_selector("#paired-as:not([hidden])", timeout=SHOWN_MS)
+        assert page.inner_text("#paired-as") == "This phone enters actions as Di"
+        wait_until(lambda: controller.pairing_code not in (None, code), "a new code")
+    finally:
+        table.close()

@@ -27,7 +27,14 @@ import pygame
 from msgspec import Struct
 
 from companion.core import i18n
-from companion.core.controller import NEW_CODE, REMOVE_PHONE, Controller, Info
+from companion.core.controller import (
+    NEW_CODE,
+    PAIR_NO,
+    PAIR_YES,
+    REMOVE_PHONE,
+    Controller,
+    Info,
+)
 from companion.panel.screens.game import message_text
 from companion.panel.screens.kit import ACCENT, GOOD, RGB, TEXT, Kit, Layout
 from companion.panel.screens.lists import page_title
@@ -46,7 +53,7 @@ QR_SHARE = 0.6
 
 #: The notices the Phones page says (a phone paired or removed, a new table code); the
 #: others belong to the screen they were said on.
-SAID_HERE = ("phone_paired", "phone_removed", "phones_new_code_done")
+SAID_HERE = ("phone_paired", "phone_removed", "phones_new_code_done", "phone_pair_confirm")
 #: The name the status line's room is measured with: as long as a phone's name may be.
 STATUS_NAME = "n" * PHONE_NAME_LENGTH
 
@@ -106,7 +113,11 @@ def draw_qr(
 
 
 def said_here(controller: Controller) -> tuple[str, RGB] | None:
-    """The status line of the Phones page: a phone paired or removed, a new table code."""
+    """The status line of the Phones page: a phone to pair ("Pair Di's phone? OK"), a
+    phone paired or removed, a new table code."""
+    name = controller.pending_pair_name()
+    if name is not None:  # asked until answered, whatever else was said
+        return i18n.tr(controller.language, "phone_pair_confirm", name=name), GOOD
     message = controller.message
     if not isinstance(message, Info) or message.key not in SAID_HERE:
         return None
@@ -116,7 +127,7 @@ def said_here(controller: Controller) -> tuple[str, RGB] | None:
 
 def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     layout = kit.layout()
-    if controller.focused_phone() is None:
+    if controller.focused_phone() is None or controller.pending_pair is not None:
         draw_code(kit, surface, controller, layout)
     else:
         draw_paired(kit, surface, controller, layout)
@@ -188,9 +199,11 @@ def draw_code(kit: Kit, surface: pygame.Surface, controller: Controller, layout:
     title = page_title(kit, surface, layout, i18n.tr(lang, "phones"))
     url = controller.phones_url
     buttons: list[tuple[str, InputEvent]] = [("OK", Press(Key.BACK))]
-    if controller.paired:  # the paired phones, as NEXT turns to them
+    if controller.pending_pair is not None:  # "Pair Di's phone?": yes or no, nothing else
+        buttons = [(i18n.tr(lang, "cancel"), PAIR_NO), ("OK", PAIR_YES)]
+    elif controller.paired:  # the paired phones, as NEXT turns to them
         buttons.insert(0, (">", Press(Key.NEXT)))
-    if url is not None:
+    if url is not None and controller.pending_pair is None:
         buttons.insert(0, (i18n.tr(lang, "phones_new_code"), NEW_CODE))
     bar = _bar(kit, surface, layout, buttons)
     top, bottom = title.bottom + pad, bar.top - pad

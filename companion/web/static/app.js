@@ -347,6 +347,8 @@ const RANKS = [1, 2, 3, 4, 5];
 const RETRY_MS = [500, 1000, 2000, 4000];
 // longer than the companion waits for its loop (10 s, then 503): its answer comes first
 const ANSWER_TIMEOUT_MS = 15000;
+// A pairing waits for the panel's OK ("Pair Di's phone? OK"): the server waits 90 s.
+const PAIR_TIMEOUT_MS = 95000;
 
 let phoneName = null; // the name this phone was paired under
 let pairing = false; // the pairing form is open
@@ -380,11 +382,11 @@ function requestId() {
 }
 
 // One POST: { status, data } with status 0 when no answer came (network, timeout).
-async function post(path, body, withToken) {
+async function post(path, body, withToken, timeoutMs = ANSWER_TIMEOUT_MS) {
   const headers = { "Content-Type": "application/json" };
   if (withToken) headers["X-Phone-Token"] = token() || "";
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), ANSWER_TIMEOUT_MS);
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
   try {
     const answer = await fetch(path + location.search, {
       method: "POST", headers, body: JSON.stringify(body), cache: "no-store", signal: abort.signal,
@@ -765,7 +767,9 @@ async function pair(event) {
   const code = $("pair-code").value.trim();
   const name = $("pair-name").value.trim();
   $("pair-submit").disabled = true;
-  const answer = await post("/api/pair", { code, name }, false);
+  pairError = snapshot.labels.pair_waiting; // the companion asks "Pair Di's phone? OK"
+  draw();
+  const answer = await post("/api/pair", { code, name }, false, PAIR_TIMEOUT_MS);
   $("pair-submit").disabled = false;
   if (answer.status === 200 && answer.data.ok && answer.data.token) {
     localStorage.setItem(TOKEN_KEY, answer.data.token);

@@ -1,0 +1,397 @@
+"""The floods of issue 37 against the real app, and what an honest phone and the panel see.
+
+The companion runs here (a real App, dummy video, a real SQLite file, its page served
+on 127.0.0.1 ONLY); each flood runs in a child process of this script, against
+127.0.0.1 only, from loopback source addresses 127.0.0.2 and up (each its own address
+to the server, as guests on the Wi-Fi are), bounded in count and in time. During each
+flood an honest phone (127.0.0.1) pairs (the panel says OK), keeps its live page open,
+and acts; the panel takes keys. Printed, per flood: pairing time, page update p99,
+action answer p99, panel key to frame p99, the app loop's CPU, the log's bytes, RSS.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/web_attacks.py [--seconds 10] [--actions 60]
+
+Never point this at anything but 127.0.0.1: it refuses any other address.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import http.client
+import json
+import logging
+import os
+import resource
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+HOST = "127.0.0.1"  # the only address this script ever connects to or serves on
+FLOODS = ("none", "pair", "streams", "idle", "unpaired")
+#: Bounds of each flood (whatever --seconds says): requests, connections.
+PAIR_FLOOD = 3000
+STREAM_FLOOD = 1000
+IDLE_FLOOD = 2000
+UNPAIRED_RATE = 1000  # a second
+SOURCES = 60  # 127.0.0.2 ... 127.0.0.61
+
+
+def source(number: int) -> str:
+    return f"127.0.0.{2 + number % SOURCES}"
+
+
+# -- the floods (a child process each) ---------------------------------------------
+
+
+async def _pair_flood(port: int, code: str, seconds: float) -> int:
+    body = json.dumps({"code": "000000", "name": "Mal"}).encode()
+    request = (
+        f"POST /api/pair HTTP/1.1\r\nHost: {HOST}\r\nCookie: table={code}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode() + body
+    return await _requests(port, request, seconds, PAIR_FLOOD, rate=None)
+
+
+async def _unpaired_flood(port: int, code: str, seconds: float) -> int:
+    move = {"id": "m" * 20, "game": "1", "position": 0, "action": {"action": "undo"}}
+    body = json.dumps(move).encode()
+    request = (
+        f"POST /api/act HTTP/1.1\r\nHost: {HOST}\r\nCookie: table={code}\r\n"
+        "X-Phone-Token: forged\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode() + body
+    count = int(UNPAIRED_RATE * seconds)
+    return await _requests(port, request, seconds, count, rate=UNPAIRED_RATE)
+
+
+async def _requests(
+    port: int, request: bytes, seconds: float, count: int, rate: float | None
+) -> int:
+    end = time.monotonic() + seconds
+    sent = 0
+    start = time.monotonic()
+
+    async def one(number: int) -> None:
+        try:
+            reader, writer = await asyncio.open_connection(
+                HOST, port, local_addr=(source(number), 0)
+            )
+            writer.write(request)
+            await reader.read()
+            writer.close()
+        except OSError:
+            pass
+
+    while sent < count and time.monotonic() < end:
+        batch = [one(sent + i) for i in range(20)]
+        sent += len(batch)
+        await asyncio.gather(*batch)
+        if rate is not None:
+            ahead = sent / rate - (time.monotonic() - start)
+            if ahead > 0:
+                await asyncio.sleep(ahead)
+    return sent
+
+
+async def _hold(port: int, code: str, seconds: float, count: int, stream: bool) -> int:
+    held = []
+    request = f"GET /events?code={code} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode()
+    for number in range(count):
+        try:
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.bind((source(number), 0))
+            sock.setblocking(False)
+            await asyncio.get_running_loop().sock_connect(sock, (HOST, port))
+            if stream:
+                sock.send(request)
+            held.append(sock)  # never read
+        except OSError:
+            continue
+    await asyncio.sleep(seconds)
+    for sock in held:
+        sock.close()
+    return len(held)
+
+
+def flood(kind: str, port: int, code: str, seconds: float) -> None:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if kind == "pair":
+        done = asyncio.run(_pair_flood(port, code, seconds))
+    elif kind == "unpaired":
+        done = asyncio.run(_unpaired_flood(port, code, seconds))
+    elif kind == "streams":
+        done = asyncio.run(_hold(port, code, seconds, STREAM_FLOOD, stream=True))
+    else:
+        done = asyncio.run(_hold(port, code, seconds, IDLE_FLOOD, stream=False))
+    print(done, flush=True)
+
+
+# -- the companion, an honest phone, the panel ---------------------------------------
+
+
+class Journal(logging.Handler):
+    """What the companion would write to the journal: bytes of its log lines."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.bytes = 0
+        self.lines = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.bytes += len(self.format(record)) + 1
+        self.lines += 1
+
+
+def p99(values: list[float]) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+class Companion:
+    """The real app on 127.0.0.1, its loop in a thread (CPU counted), the panel's person
+    saying OK to every "Pair Di's phone?"."""
+
+    def __init__(self, data: Path) -> None:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        from companion.core.controller import SetupDraft
+        from companion.panel.display import open_display
+        from companion.shell.app import App, resume
+        from companion.shell.web_link import WebLink
+        from companion.storage import Storage
+        from engine.options import GameOptions
+        from hardware.events import Key, Press
+
+        self.storage = Storage.open(data)
+        draft = SetupDraft(players=3, options=GameOptions(hand_memory=False))
+        controller, game_id = resume(self.storage, draft)
+        self.display = open_display("dummy", (480, 320))
+        self.app = App(self.storage, self.display, controller, game_id)
+        probe = socket.socket()
+        probe.bind((HOST, 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        self.web = WebLink(self.storage, port=port, bind=HOST)
+        self.app.attach_web(self.web)
+        self.app.step()
+        assert self.web.wait_ready(30) and self.web.server is not None
+        self.port = port
+        self.app.dispatch(Press(Key.OK))  # Start
+        self.app.step()
+        self.cpu = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._turn, daemon=True)
+        self._thread.start()
+
+    def _turn(self) -> None:
+        from hardware.events import Key, Press
+
+        asked = None
+        while not self._stop.is_set():
+            before = time.thread_time()
+            self.app.step(20)
+            pending = self.app.controller.pending_pair
+            if pending is not None and pending is not asked:
+                asked = pending
+                self.app.dispatch(Press(Key.OK))
+            self.cpu += time.thread_time() - before
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+        self.web.stop()
+        self.display.close()
+        self.storage.close()
+
+
+def request(port: int, method: str, path: str, body: object, headers: dict[str, str]) -> Any:
+    connection = http.client.HTTPConnection(HOST, port, timeout=120)
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        connection.request(method, path, body=data, headers=headers)
+        answer = connection.getresponse()
+        return answer.status, json.loads(answer.read() or b"{}")
+    finally:
+        connection.close()
+
+
+def honest_phone(companion: Companion, actions: int) -> dict[str, float]:
+    """Pair (the panel says OK), watch the live page, act; the panel takes keys."""
+    from companion.core.controller import Screen
+    from hardware.events import Key, Press, Select
+
+    app, port, code = companion.app, companion.port, companion.web.code
+    headers = {"Cookie": f"table={code}", "Content-Type": "application/json"}
+    app.inbox.emit(Press(Key.MENU))
+    app.inbox.emit(Select("phones"))
+    end = time.monotonic() + 10
+    while app.controller.screen is not Screen.PHONES or app.controller.pairing_code is None:
+        assert time.monotonic() < end
+        time.sleep(0.01)
+    start = time.perf_counter()
+    status, data = request(
+        port, "POST", "/api/pair", {"code": app.controller.pairing_code, "name": "Di"}, headers
+    )
+    pairing = time.perf_counter() - start
+    assert status == 200, (status, data)
+    headers["X-Phone-Token"] = data["token"]
+    app.inbox.emit(Press(Key.BACK))
+    time.sleep(0.2)
+    updates: list[float] = []
+    sent_at: dict[int, float] = {}
+    watching = threading.Event()
+
+    def watch() -> None:  # the live page: time from the answer to the event with it
+        sock = socket.create_connection((HOST, port), timeout=30)
+        sock.sendall(f"GET /events?code={code} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
+        buffer = b""
+        watching.set()
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            buffer += chunk
+            while b"\n\n" in buffer:
+                event, buffer = buffer.split(b"\n\n", 1)
+                for line in event.split(b"\n"):
+                    if line.startswith(b"id: "):
+                        number = int(line[4:])
+                        if number in sent_at:
+                            updates.append(time.perf_counter() - sent_at.pop(number))
+
+    threading.Thread(target=watch, daemon=True).start()
+    watching.wait(10)
+    answers: list[float] = []
+    keys: list[float] = []
+    for number in range(actions):
+        snapshot = request(port, "GET", "/snapshot.json", None, headers)[1]
+        position = snapshot["actions"]
+        action = {"action": "hint", "to": (snapshot["current"] + 1) % 3, "rank": 1}
+        if number % 2:
+            action = {"action": "undo"}
+        body = {"id": f"honest-{number:016d}", "game": snapshot["game"], "position": position}
+        body["action"] = action
+        start = time.perf_counter()
+        sent_at[position + (-1 if number % 2 else 1)] = start
+        status, data = request(port, "POST", "/api/act", body, headers)
+        answers.append(time.perf_counter() - start)
+        # the panel: a key, and the time to the frame that shows it
+        frames = app.frames
+        start = time.perf_counter()
+        app.inbox.emit(Press(Key.NEXT))
+        while app.frames == frames and time.perf_counter() - start < 2:
+            time.sleep(0.0005)
+        keys.append(time.perf_counter() - start)
+        time.sleep(0.02)
+    return {
+        "pairing_s": pairing,
+        "update_p99_ms": p99(updates) * 1000,
+        "answer_p99_ms": p99(answers) * 1000,
+        "key_p99_ms": p99(keys) * 1000,
+        "key_median_ms": statistics.median(keys) * 1000,
+    }
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def run(kind: str, seconds: float, actions: int) -> dict[str, float]:
+    journal = Journal()
+    logging.getLogger().addHandler(journal)
+    logging.getLogger().setLevel(logging.INFO)
+    with tempfile.TemporaryDirectory() as folder:
+        companion = Companion(Path(folder) / "data")
+        child = None
+        try:
+            if kind != "none":
+                child = subprocess.Popen(
+                    [
+                        sys.executable,
+                        __file__,
+                        "--flood",
+                        kind,
+                        str(companion.port),
+                        companion.web.code,
+                        str(seconds),
+                    ],
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
+                time.sleep(min(2.0, seconds / 4))  # the flood under way
+            cpu_before, wall = companion.cpu, time.perf_counter()
+            figures = honest_phone(companion, actions)
+            figures["loop_cpu_pct"] = (
+                100 * (companion.cpu - cpu_before) / (time.perf_counter() - wall)
+            )
+            if child is not None:
+                out, _ = child.communicate(timeout=seconds + 60)
+                figures["flood"] = float(out.strip() or 0)
+            server = companion.web.server
+            figures["turned_away"] = float(sum(server.turned_away.values())) if server else 0
+            with contextlib.closing(sqlite3.connect(companion.storage.path)) as db:
+                rows = db.execute("SELECT COUNT(*) FROM phone_requests").fetchone()[0]
+            figures["answer_rows"] = float(rows)
+        finally:
+            if child is not None and child.poll() is None:
+                child.kill()
+            companion.stop()
+    logging.getLogger().removeHandler(journal)
+    figures["journal_bytes"] = float(journal.bytes)
+    figures["rss_mb"] = rss_mb()
+    return figures
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--flood":
+        kind, port, code, seconds = sys.argv[2], int(sys.argv[3]), sys.argv[4], float(sys.argv[5])
+        flood(kind, port, code, seconds)
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="each flood's length")
+    parser.add_argument("--actions", type=int, default=60, help="the honest phone's actions")
+    parser.add_argument("--floods", default=",".join(FLOODS))
+    args = parser.parse_args()
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))  # as the unit
+    print(
+        f"{'flood':<9} {'flood n':>7} {'pair s':>7} {'update p99':>10} {'act p99':>8} "
+        f"{'key p99':>8} {'key med':>8} {'loop CPU':>8} {'journal B':>9} {'RSS MB':>7}"
+    )
+    for kind in args.floods.split(","):
+        f = run(kind, args.seconds, args.actions)
+        print(
+            f"{kind:<9} {f.get('flood', 0):>7.0f} {f['pairing_s']:>7.2f} "
+            f"{f['update_p99_ms']:>8.1f}ms {f['answer_p99_ms']:>6.1f}ms "
+            f"{f['key_p99_ms']:>6.1f}ms {f['key_median_ms']:>6.1f}ms "
+            f"{f['loop_cpu_pct']:>7.1f}% {f['journal_bytes']:>9.0f} {f['answer_rows']:>5.0f} "
+            f"{f['rss_mb']:>7.1f}",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

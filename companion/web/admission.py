@@ -1,0 +1,96 @@
+"""Who gets a connection to the page for phones: a peer on the LAN, within its limits.
+
+:class:`Admission` stands in front of aiohttp's protocol for each connection; a peer off
+the Pi's networks, or over its address's share of connections, is closed at once,
+unread (issue 37). :class:`GatedSite` is aiohttp's TCP site with that protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Protocol
+
+from aiohttp import web
+
+from companion.web.limits import Gate, address_key
+
+
+class Gatekeeper(Protocol):
+    """What :class:`Admission` asks of the server: the LAN, the places, a count."""
+
+    connections: Gate
+
+    def on_lan(self, remote: str | None) -> bool: ...
+
+    def turn_away(self, why: str) -> None: ...
+
+
+class Admission(asyncio.Protocol):
+    """A connection let in only from the LAN (the server's ``on_lan``) and within the
+    connection limits (its ``connections``); else closed at once, unread."""
+
+    def __init__(self, inner: asyncio.Protocol, server: Gatekeeper) -> None:
+        self.inner: asyncio.Protocol | None = inner
+        self.server = server
+        self.key = ""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        remote = str(peer[0]) if isinstance(peer, tuple) and peer else None
+        server, key = self.server, address_key(remote)
+        if not server.on_lan(remote):
+            why = "off the LAN"
+        elif not server.connections.take(key):
+            why = "connections"
+        else:
+            self.key = key
+            assert self.inner is not None
+            self.inner.connection_made(transport)
+            return
+        server.turn_away(why)
+        self.inner = None
+        assert isinstance(transport, asyncio.Transport)
+        transport.abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.inner is not None:
+            self.server.connections.give(self.key)
+            inner, self.inner = self.inner, None
+            inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.inner is not None:
+            self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received() if self.inner is not None else None
+
+    def pause_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.resume_writing()
+
+
+class GatedSite(web.TCPSite):
+    """aiohttp's TCP site, each connection made by ``factory`` (:class:`Admission`)."""
+
+    def __init__(
+        self,
+        runner: web.BaseRunner,
+        host: str | None,
+        port: int,
+        factory: Callable[[], asyncio.BaseProtocol],
+    ) -> None:
+        super().__init__(runner, host, port, backlog=128)
+        self.factory = factory
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            self.factory, self._host, self._port, backlog=self._backlog
+        )
