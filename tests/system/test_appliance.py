@@ -247,6 +247,51 @@ def test_a_phone_asks_to_pair_and_act_on_the_vms_service(appliance: Appliance) -
     assert len(actions_of(appliance.export())) == before
 
 
+def test_the_units_limits_hold_on_the_vms_service(appliance: Appliance) -> None:
+    """Issue 37 on the target: the service runs with the unit's file limit (the server's
+    own connection caps sit below it), names no version in ``Server``, refuses a request
+    for another host name (421), and keeps answering a plain GET while as many idle
+    connections as one address may hold, less one, are open (QEMU's port forward makes
+    every host connection one address, 10.0.2.2, to the VM)."""
+    import http.client
+    import socket
+
+    from companion.web.limits import CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS
+
+    machine = appliance.machine
+    machine.bring_up_network()
+    assert appliance.show("LimitNOFILE")["LimitNOFILE"] == "4096"
+    pid = appliance.show("MainPID")["MainPID"]
+    limits = machine.sh(f"grep 'Max open files' /proc/{pid}/limits")
+    assert limits.split()[3] == "4096", limits
+    assert MAX_CONNECTIONS < 4096
+
+    def get(host: str | None = None) -> tuple[int, str]:
+        connection = http.client.HTTPConnection("127.0.0.1", machine.web_port, timeout=60)
+        try:
+            headers = {"Host": host} if host else {}
+            connection.request("GET", "/", headers=headers)
+            answer = connection.getresponse()
+            answer.read()
+            return answer.status, answer.getheader("Server") or ""
+        finally:
+            connection.close()
+
+    _, server = get()
+    assert server == "hanabi-companion", server
+    assert get("evil.example")[0] == 421
+    idle = [socket.create_connection(("127.0.0.1", machine.web_port), timeout=30)]
+    try:
+        idle += [
+            socket.create_connection(("127.0.0.1", machine.web_port), timeout=30)
+            for _ in range(CONNECTIONS_PER_ADDRESS - 2)
+        ]
+        assert get()[1] == "hanabi-companion"  # answered, whatever its status (no code)
+    finally:
+        for sock in idle:
+            sock.close()
+
+
 def test_the_servers_memory_under_the_installed_python(appliance: Appliance) -> None:
     """Issue 21's memory aim on the target: ``benchmarks/web_speed.py --rss`` with the
     installed venv's Python (trixie's 3.13, bookworm's 3.11) and its wheels: the resident
