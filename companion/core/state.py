@@ -28,6 +28,7 @@ from companion.core.effects import (
     Refused,
     Undone,
 )
+from companion.core.i18n import tr
 from companion.vocabulary.phone import PairedPhone, PhoneMove
 from engine.actions import Action
 from engine.errors import IllegalAction
@@ -37,6 +38,7 @@ from hardware.events import Select
 if TYPE_CHECKING:
     from companion.core.entry import Entry
     from companion.core.results import History
+    from companion.vocabulary.records import Finding
 
 
 class Screen(Enum):
@@ -108,6 +110,8 @@ class ControllerState:
         )
         #: A problem found at start (damaged database moved aside, GPIO unusable).
         self.startup_notice: str | None = None
+        #: What storage found and no player has acknowledged yet (OK over the banner).
+        self.findings: tuple[Finding, ...] = ()
         #: The current problem of each input device ("scanner disconnected"), by device.
         self.device_notices: dict[str, str] = {}
         self.focus = SETUP_ROWS.index("start")
@@ -151,8 +155,13 @@ class ControllerState:
 
     @property
     def notice(self) -> str | None:
-        """What the banner says: the devices' problems, then the start-up one."""
+        """What the banner says: the devices' problems, the findings not yet seen (and how
+        to say they were: OK), then the start-up one."""
         parts = [*self.device_notices.values()]
+        if self.findings:  # first, so that a banner cut short still says how
+            words = self.findings_words()
+            parts.append(f"{tr(self.language, 'findings_ok')} {words[0]}")
+            parts.extend(words[1:])
         if self.startup_notice:
             parts.append(self.startup_notice)
         return " · ".join(parts) or None
@@ -160,6 +169,10 @@ class ControllerState:
     @notice.setter
     def notice(self, text: str | None) -> None:
         self.startup_notice = text
+
+    def findings_words(self) -> list[str]:
+        """The findings not yet acknowledged, in the table's language, oldest first."""
+        return [tr(self.language, f.key, **f.params) for f in self.findings]
 
     def menu_rows(self) -> tuple[str, ...]:
         """The menu's rows, top to bottom."""

@@ -19,6 +19,7 @@ Everything the other layers use is imported from here. Where each part lives:
 - :mod:`~companion.storage.damage`: a file that is not ours moved aside, the journal's
   checksums, a damaged journal kept;
 - :mod:`~companion.storage.ledger`: the ledger beside the database, and comparing with it;
+- :mod:`~companion.storage.findings`: the findings kept until a player has seen them;
 - :mod:`~companion.storage.lock`: the data directory's lock;
 - :mod:`~companion.storage.full`: a full SD card told apart from other I/O errors;
 - :mod:`~companion.storage.files`: the directory and file on disk, connections, time stamps;
@@ -48,6 +49,7 @@ from companion.storage.errors import (
     UnknownGameError,
 )
 from companion.storage.files import BUSY_TIMEOUT_MS, default_data_dir
+from companion.storage.findings import FINDINGS_NAME, kept_findings
 from companion.storage.full import FULL_BELOW_BYTES
 from companion.storage.ledger import LEDGER_FINDINGS, LEDGER_NAME, Ledger, LedgerState
 from companion.storage.lock import LOCK_NAME, DataDirLock
@@ -55,6 +57,7 @@ from companion.storage.phones import PHONE_ANSWERS_KEPT
 from companion.storage.schema import APPLICATION_ID, SCHEMA_VERSION
 from companion.vocabulary.phone import PhoneReceipt
 from companion.vocabulary.records import (
+    Finding,
     GameStatus,
     GameToImport,
     HistoryPage,
@@ -68,6 +71,7 @@ from companion.vocabulary.records import (
 __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT_MS",
+    "FINDINGS_NAME",
     "FULL_BELOW_BYTES",
     "HISTORY_PAGE",
     "LEDGER_FINDINGS",
@@ -78,6 +82,7 @@ __all__ = [
     "CompanionRunningError",
     "DamagedGameError",
     "DataDirLock",
+    "Finding",
     "GameStateError",
     "GameStatus",
     "GameToImport",
@@ -95,4 +100,5 @@ __all__ = [
     "StoredGame",
     "UnknownGameError",
     "default_data_dir",
+    "kept_findings",
 ]

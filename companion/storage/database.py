@@ -21,7 +21,7 @@ import json
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
@@ -45,6 +45,7 @@ from companion.storage.files import (
     _ensure_directory,
     _utc_now,
 )
+from companion.storage.findings import Keeper, _write_db_kept
 from companion.storage.full import _disk_full, _full_error, _is_full
 from companion.storage.handles import _refuse_second_handle, _register, _unregister
 from companion.storage.importing import _import_games
@@ -65,6 +66,7 @@ from companion.storage.reading import (
 )
 from companion.vocabulary.phone import PHONE_NAME_LENGTH, PairedPhone, PhoneReceipt
 from companion.vocabulary.records import (
+    Finding,
     GameStatus,
     GameToImport,
     HistoryPage,
@@ -120,6 +122,10 @@ class Storage:
         #: :mod:`companion.core.i18n` and its parameters), for the caller to say it in its
         #: language: a file moved aside (``notice`` says it too), what the ledger misses.
         self.findings: list[tuple[str, dict[str, object]]] = []
+        #: The findings kept in the data directory (None for a file only read).
+        self._keeper: Keeper | None = None
+        #: The findings no player has acknowledged, for a file only read.
+        self._open_findings: list[Finding] = []
         #: Whether the file holds the chain of schema 3 (a file only read, ``history`` or
         #: ``export`` of an older one, is not upgraded: its games are read without it).
         self.chained = True
@@ -160,6 +166,7 @@ class Storage:
         storage.ledger = opened.ledger
         storage.findings = opened.findings
         storage.journal_copy = opened.journal_copy
+        storage._keeper = opened.keeper
         _register(storage.path, storage)
         return storage
 
@@ -185,6 +192,7 @@ class Storage:
             return None
         storage = cls(opened.connection, path, opened.notice, _utc_now)
         storage.findings = opened.findings
+        storage._open_findings = opened.open_findings
         storage.chained = opened.chained
         return storage
 
@@ -274,6 +282,72 @@ class Storage:
     ) -> None:
         self.close()
 
+    # -- findings (kept until a player has seen them) --------------------------
+
+    @property
+    def open_findings(self) -> list[Finding]:
+        """The findings no player has acknowledged yet, oldest first: kept in the database
+        and in ``games.findings`` beside it, said at every start until acknowledged."""
+        with self._lock:
+            if self._owner is not None:
+                return self._owner.open_findings
+            if self._keeper is None:
+                return list(self._open_findings)
+            return list(self._keeper.kept.open)
+
+    def keep_findings(
+        self, found: Iterable[tuple[str, Mapping[str, object]]], *, once: bool = True
+    ) -> list[Finding]:
+        """Keep ``found`` (sentences of the app: key, parameters) until a player has seen
+        them: in the file beside the database first, then in the database. ``once``: what
+        is already open or was acknowledged with the same words is not kept again (a
+        damaged game met again). Returns the findings added."""
+        if self._owner is not None:
+            return self._owner.keep_findings(found, once=once)
+        with self._lock:
+            keeper = self._keeper
+            if keeper is None or self._connection is None:
+                raise StorageError("The findings cannot be kept: the games database is only read")
+            try:
+                added = keeper.add(found, once=once)
+                if added:
+                    keeper.save(self._connection)
+            except (OSError, sqlite3.Error) as error:
+                raise StorageError(f"Could not keep what was found: {error}") from error
+            return added
+
+    def acknowledge_findings(self, ids: list[str] | tuple[str, ...]) -> None:
+        """A player has seen the findings ``ids``: they leave both copies (the database's
+        row, then the file; a power cut between them brings them back, never drops one)."""
+        with self._lock:
+            keeper = self._keeper
+            if keeper is None or self._connection is None:
+                raise StorageError("The findings cannot be changed: the database is only read")
+            before = keeper.kept
+            keeper.acknowledge(ids)
+            try:
+                with self._transaction("note the findings seen", write=True) as db:
+                    _write_db_kept(db, keeper.kept)
+                keeper.file.write(keeper.kept)
+            except (OSError, StorageError) as error:
+                keeper.kept = before  # still open: said again
+                if isinstance(error, StorageError):
+                    raise
+                raise StorageError(f"Could not note the findings seen: {error}") from error
+
+    def _witness(self) -> None:
+        """Note in the findings file how many games the database holds (after a new game or
+        an import): with the ledger gone, a database emptied is still said."""
+        keeper = self._keeper
+        if keeper is None or self._connection is None:
+            return
+        try:
+            state = _ledger_state(self._connection)
+            if (state.games, state.last_id) != (keeper.kept.games, keeper.kept.last_id):
+                keeper.file.write(keeper.witness(state.games, state.last_id))
+        except (OSError, sqlite3.Error) as error:  # the games are safe in the database
+            log.warning("Could not note the games in %s: %s", keeper.file.path, error)
+
     # -- games ---------------------------------------------------------------
 
     def new_game(self, setup: GameSetup) -> int:
@@ -298,6 +372,8 @@ class Storage:
             assert game_id is not None
             _start_chain(db, game_id, header)
         self.checkpoint()
+        with self._lock:
+            self._witness()
         return game_id
 
     def append_action(
@@ -511,6 +587,8 @@ class Storage:
         with self._transaction(f"import {len(games)} games", write=True) as db:
             done = _import_games(db, games, stamp)
         self.checkpoint()
+        with self._lock:
+            self._witness()
         return done
 
     def reopen(self, game_id: int) -> StoredGame:

@@ -17,6 +17,7 @@ from pathlib import Path
 from msgspec import Struct
 
 from companion.storage.damage import (
+    _aside_target,
     _examine,
     _is_damage,
     _journal_damage,
@@ -36,8 +37,16 @@ from companion.storage.files import (
     _file_stamp,
     _fsync_directory,
 )
-from companion.storage.ledger import LEDGER_NAME, Ledger, _compare_with_ledger, _ledger_state
+from companion.storage.findings import FINDINGS_NAME, FindingsFile, Keeper, kept_findings
+from companion.storage.ledger import (
+    LEDGER_NAME,
+    Ledger,
+    LedgerState,
+    _compare_with_ledger,
+    _ledger_state,
+)
 from companion.storage.schema import SCHEMA_VERSION, _create_schema, _upgrade_schema
+from companion.vocabulary.records import Finding
 
 log = logging.getLogger("hanabi-companion.storage")
 
@@ -56,31 +65,42 @@ class Opened(Struct):
     journal_copy: Path | None = None
     #: Whether the file holds the chain of schema 3.
     chained: bool = True
+    #: The findings kept (None for a file only read).
+    keeper: Keeper | None = None
+    #: The findings no player has acknowledged yet (for a file only read).
+    open_findings: list[Finding] = []
 
 
 def _open_file(data_dir: Path, path: Path, clock: Callable[[], datetime]) -> Opened:
     """Open (or create) the database at ``path`` for writing, setting aside a file that is
-    not a usable games database (see :meth:`Storage.open <companion.storage.Storage.open>`)."""
+    not a usable games database (see :meth:`Storage.open <companion.storage.Storage.open>`).
+
+    Every finding is kept in ``games.findings`` the moment it is found, before what could
+    erase its evidence (the file moved aside, the ledger rewritten): a power cut at any
+    moment of the opening loses none (docs/decisions 0089)."""
+    keeper = Keeper(data_dir, clock)
     verdict = _examine(path)  # read-only: the journal is not touched
     notice: str | None = None
     journal_copy: Path | None = None
-    findings: list[tuple[str, dict[str, object]]] = []
     if verdict.kind == "ours":
         # Before our connection: SQLite would quietly stop at a damaged frame, and
         # reuse the journal from its start at the next write.
         journal_copy, notice = _keep_damaged_journal(path, clock)
+        if journal_copy is not None:
+            keeper.add([("journal_damaged_kept_aside", {"copy": journal_copy.name})])
     elif verdict.kind in ("corrupt", "foreign", "newer"):
-        moved = _move_aside(path, verdict.kind, _file_stamp(clock))  # with its journal
-        notice = _moved_notice(verdict, path, moved)
-        findings.append((f"database_{verdict.kind}_moved_aside", {"copy": moved.name}))
+        notice = _set_aside(keeper, verdict, path, clock)
     elif verdict.kind == "new":
-        orphans = _set_aside_orphans(path, clock)
+
+        def announce(names: list[str]) -> None:
+            keeper.add([("journal_orphan_moved_aside", {"copy": ", ".join(names)})])
+
+        orphans = _set_aside_orphans(path, clock, announce)
         if orphans:
             notice = (
                 f"A journal file was left without its games database; it was moved aside"
                 f" to {', '.join(orphans)} and a new database started"
             )
-            findings.append(("journal_orphan_moved_aside", {"copy": ", ".join(orphans)}))
     if verdict.kind != "ours":
         _create_private(path)  # none there (or 0 bytes, kept as they are)
     try:
@@ -93,9 +113,7 @@ def _open_file(data_dir: Path, path: Path, clock: Callable[[], datetime]) -> Ope
             raise
         # Damage the read-only look did not meet (SQLite reads the schema lazily).
         verdict = _Verdict("corrupt", str(cause))
-        moved = _move_aside(path, verdict.kind, _file_stamp(clock))
-        notice = _moved_notice(verdict, path, moved)
-        findings.append((f"database_{verdict.kind}_moved_aside", {"copy": moved.name}))
+        notice = _set_aside(keeper, verdict, path, clock)
         _create_private(path)
         connection = _connect(path)
     try:
@@ -116,12 +134,15 @@ def _open_file(data_dir: Path, path: Path, clock: Callable[[], datetime]) -> Ope
             f" ({error.strerror or error}), so the games cannot be saved;"
             " check its owner and permissions"
         ) from error
-    if ledger.damaged:  # the checks start again from the file as it is
-        log.warning("The ledger %s was damaged; it is written anew", ledger.path)
     try:
         if verdict.kind in ("new", "ours"):
             # Said in findings only: the caller words them (companion.shell).
-            findings.extend(_compare_with_ledger(connection, ledger.state, path, verdict.kind))
+            keeper.add(_witnessed(connection, keeper, ledger, path, verdict))
+        # Both copies joined and written before the ledger is: its old note is the evidence.
+        keeper.join_database(connection)
+        now = _ledger_state(connection)
+        keeper.witness(now.games, now.last_id)
+        keeper.save(connection)
         ledger.write(_ledger_state(connection))
     except (OSError, sqlite3.Error) as error:
         ledger.close()
@@ -130,7 +151,43 @@ def _open_file(data_dir: Path, path: Path, clock: Callable[[], datetime]) -> Ope
             f"Could not check the games database {path} against its ledger:"
             f" {getattr(error, 'strerror', None) or error}"
         ) from error
-    return Opened(connection, notice, findings, ledger, journal_copy)
+    return Opened(connection, notice, keeper.new, ledger, journal_copy, keeper=keeper)
+
+
+def _set_aside(keeper: Keeper, verdict: _Verdict, path: Path, clock: Callable[[], datetime]) -> str:
+    """Move a file that is not ours aside, its finding kept first; returns the notice."""
+    target = _aside_target(path, verdict.kind, _file_stamp(clock))
+    keeper.add([(f"database_{verdict.kind}_moved_aside", {"copy": target.name})])
+    moved = _move_aside(path, verdict.kind, "", target)  # with its journal
+    return _moved_notice(verdict, path, moved)
+
+
+def _witnessed(
+    db: sqlite3.Connection, keeper: Keeper, ledger: Ledger, path: Path, verdict: _Verdict
+) -> list[tuple[str, dict[str, object]]]:
+    """What the ledger and the findings file, each a witness of the database, find lost.
+
+    The ledger says what the file held at its last write; with the ledger gone (deleted,
+    emptied, damaged), the findings file's witness (the games at the last opening or new
+    game) still says a database emptied or games deleted, and the ledger's loss is itself
+    a finding when the database holds games (docs/decisions 0089)."""
+    (games,) = db.execute("SELECT COUNT(*) FROM games").fetchone()
+    found: list[tuple[str, dict[str, object]]] = []
+    if ledger.damaged:
+        log.warning("The ledger %s was damaged; it is written anew", ledger.path)
+        found.append(("ledger_damaged", {}))
+    elif ledger.state is None and games and verdict.version >= 3:
+        log.warning("The ledger %s is missing beside %d games", ledger.path, games)
+        found.append(("ledger_missing", {}))
+    if keeper.file.status != "ok" and keeper.join_database(db) is not None:
+        # The database remembers the file; the file is gone or damaged.
+        found.append(("findings_file_lost", {}))
+    before = ledger.state
+    witness = keeper.file.kept
+    if before is None and witness is not None and witness.games:
+        before = LedgerState(witness.games, witness.last_id)
+    found.extend(_compare_with_ledger(db, before, path, verdict.kind))
+    return found
 
 
 def _open_to_read(data_dir: Path, path: Path) -> Opened | None:
@@ -138,10 +195,14 @@ def _open_to_read(data_dir: Path, path: Path) -> Opened | None:
     (see :meth:`Storage.open_existing <companion.storage.Storage.open_existing>`)."""
     verdict = _examine(path)
     ledger = Ledger.look(data_dir / LEDGER_NAME)  # only read: compared, never written
+    if ledger is None:  # the findings file witnesses the games too
+        witness = FindingsFile(data_dir / FINDINGS_NAME).kept
+        if witness is not None and witness.games:
+            ledger = LedgerState(witness.games, witness.last_id)
     if verdict.kind == "new":
         if ledger is not None and ledger.games:
             raise StorageError(
-                f"The games database {path} is empty or missing, though its ledger says it"
+                f"The games database {path} is empty or missing, though it"
                 f" held {ledger.games} games; it was left as it is"
             )
         return None
@@ -179,4 +240,8 @@ def _open_to_read(data_dir: Path, path: Path) -> Opened | None:
             findings = _compare_with_ledger(connection, ledger, path, "ours", quiet=True)
         except sqlite3.Error:
             findings = []  # damage there is named by the reads that meet it
-    return Opened(connection, notice, findings, chained=verdict.version >= 3)
+    try:
+        kept = kept_findings(data_dir, connection)
+    except sqlite3.Error:
+        kept = kept_findings(data_dir)
+    return Opened(connection, notice, findings, chained=verdict.version >= 3, open_findings=kept)
