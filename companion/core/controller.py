@@ -162,9 +162,9 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             and event.key is Key.OK
             and self.findings
             and self.editing_name is None
-        ):  # OK over the banner: the findings were seen
-            seen, self.findings = self.findings, ()
-            return [AcknowledgeFindings(tuple(f.id for f in seen))]
+        ):  # OK over the banner: the finding it shows was read; the next one follows
+            seen, self.findings = self.findings[0], self.findings[1:]
+            return [AcknowledgeFindings((seen.id,))]
         if isinstance(event, PanelLayout):
             self.pile_on_table = event.pile_on_table
             return []

@@ -155,13 +155,18 @@ class ControllerState:
 
     @property
     def notice(self) -> str | None:
-        """What the banner says: the devices' problems, the findings not yet seen (and how
-        to say they were: OK), then the start-up one."""
+        """What the banner says: the devices' problems, the oldest finding not yet seen (and
+        how to say it was: OK; the next one follows), then the start-up one."""
         parts = [*self.device_notices.values()]
-        if self.findings:  # first, so that a banner cut short still says how
-            words = self.findings_words()
-            parts.append(f"{tr(self.language, 'findings_ok')} {words[0]}")
-            parts.extend(words[1:])
+        if self.findings:  # one at a time, how to say it was read first: never cut short
+            first = self.findings[0]
+            count = len(self.findings)
+            how = (
+                tr(self.language, "findings_ok_of", index=1, count=count)
+                if count > 1
+                else tr(self.language, "findings_ok")
+            )
+            parts.append(f"{how} {tr(self.language, first.key, **first.params)}")
         if self.startup_notice:
             parts.append(self.startup_notice)
         return " · ".join(parts) or None

@@ -312,7 +312,7 @@ class Storage:
                 added = keeper.add(found, once=once)
                 if added:
                     keeper.save(self._connection)
-            except (OSError, sqlite3.Error) as error:
+            except sqlite3.Error as error:  # kept in the file all the same
                 raise StorageError(f"Could not keep what was found: {error}") from error
             return added
 
@@ -329,11 +329,9 @@ class Storage:
                 with self._transaction("note the findings seen", write=True) as db:
                     _write_db_kept(db, keeper.kept)
                 keeper.file.write(keeper.kept)
-            except (OSError, StorageError) as error:
+            except StorageError:
                 keeper.kept = before  # still open: said again
-                if isinstance(error, StorageError):
-                    raise
-                raise StorageError(f"Could not note the findings seen: {error}") from error
+                raise
 
     def _witness(self) -> None:
         """Note in the findings file how many games the database holds (after a new game or
@@ -345,7 +343,7 @@ class Storage:
             state = _ledger_state(self._connection)
             if (state.games, state.last_id) != (keeper.kept.games, keeper.kept.last_id):
                 keeper.file.write(keeper.witness(state.games, state.last_id))
-        except (OSError, sqlite3.Error) as error:  # the games are safe in the database
+        except (StorageError, sqlite3.Error) as error:  # the games are safe in the database
             log.warning("Could not note the games in %s: %s", keeper.file.path, error)
 
     # -- games ---------------------------------------------------------------

@@ -15,6 +15,7 @@ game): with the ledger gone, a database emptied is still said (docs/decisions 00
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -28,7 +29,9 @@ from typing import Final
 import msgspec
 from msgspec import Struct
 
+from companion.storage.errors import StorageError
 from companion.storage.files import _STAMP, _as_utc, _fsync_directory
+from companion.storage.full import _disk_full, _full_error
 from companion.vocabulary.records import Finding
 
 log = logging.getLogger("hanabi-companion.storage")
@@ -122,13 +125,21 @@ class FindingsFile:
         """Replace the file with ``kept``: written beside it, fsynced, renamed, the directory
         fsynced; a power cut leaves the old file or the new one, whole."""
         temporary = self.path.with_name(self.path.name + ".new")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         try:
-            os.write(fd, _encode(kept))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temporary, self.path)
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+            try:
+                os.write(fd, _encode(kept))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(temporary, self.path)
+        except OSError as error:
+            if error.errno == errno.ENOSPC or _disk_full(self.path.parent):
+                raise _full_error(self.path.parent, "keep what was found") from error
+            raise StorageError(
+                f"The file {self.path} cannot be written ({error.strerror or error}), so what"
+                " was found cannot be kept; check its owner and permissions"
+            ) from error
         _fsync_directory(self.path.parent)
         self.kept = kept
 

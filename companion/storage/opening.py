@@ -144,6 +144,10 @@ def _open_file(data_dir: Path, path: Path, clock: Callable[[], datetime]) -> Ope
         keeper.witness(now.games, now.last_id)
         keeper.save(connection)
         ledger.write(_ledger_state(connection))
+    except StorageError:  # the findings file could not be written: said as it is
+        ledger.close()
+        connection.close()
+        raise
     except (OSError, sqlite3.Error) as error:
         ledger.close()
         connection.close()

@@ -22,24 +22,24 @@ EMPTIED = Finding("f1", "database_emptied", {"games": 4}, "2026-11-21T10:15:00Z"
 DAMAGED = Finding("f2", "finished_game_damaged", {"game": 3}, "2026-11-21T10:15:00Z")
 
 
-def test_the_banner_says_the_findings_and_how_to_say_they_were_seen():
+def test_the_banner_says_the_findings_one_at_a_time_and_how_to_say_they_were_seen():
     controller = Controller(SetupDraft(players=2))
     controller.handle(StartupNotice("A scanner is missing"))
     controller.handle(FindingsOpen((EMPTIED, DAMAGED)))
-    assert controller.notice == " · ".join(
-        [
-            tr("en", "findings_ok") + " " + tr("en", "database_emptied", games=4),
-            tr("en", "finished_game_damaged", game=3),
-            "A scanner is missing",
-        ]
-    )
+    how = tr("en", "findings_ok_of", index=1, count=2)
+    words = tr("en", "database_emptied", games=4)
+    assert controller.notice == f"{how} {words} · A scanner is missing"
 
 
-def test_ok_over_the_findings_acknowledges_them_and_does_nothing_else():
+def test_ok_over_a_finding_acknowledges_it_and_does_nothing_else():
     controller = Controller(SetupDraft(players=2))
     controller.handle(FindingsOpen((EMPTIED, DAMAGED)))
-    assert controller.handle(Press(Key.OK)) == [AcknowledgeFindings(("f1", "f2"))]
+    assert controller.handle(Press(Key.OK)) == [AcknowledgeFindings(("f1",))]
     assert controller.screen is Screen.SETUP  # no game started by that OK
+    assert controller.notice == (
+        tr("en", "findings_ok") + " " + tr("en", "finished_game_damaged", game=3)
+    )
+    assert controller.handle(Press(Key.OK)) == [AcknowledgeFindings(("f2",))]
     assert controller.notice is None
     effects = controller.handle(Press(Key.OK))  # the next OK is the screen's again
     assert [type(effect).__name__ for effect in effects] == ["SaveSettings", "StartGame"]
@@ -56,6 +56,7 @@ def test_every_finding_has_its_words_in_every_language(language):
     ):
         assert tr(language, key) != key
     assert "3" in tr(language, "finished_game_damaged", game=3)
+    assert "2" in tr(language, "findings_ok_of", index=1, count=2)
 
 
 def test_the_phones_see_the_findings_until_ok():

@@ -11,15 +11,13 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 from support.faults import finished_games_database
+from support.findings_trials import TWO_FILES, emptied, kill_trials, two_file_trial
 
-from companion.storage import FINDINGS_NAME, LEDGER_NAME, Storage
+from companion.storage import FINDINGS_NAME, LEDGER_NAME, Storage, StorageError
 from engine import GameSetup, Hint
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,13 +28,6 @@ KILLS = int(os.environ.get("HANABI_START_KILLS", "12"))
 
 def keys(storage: Storage) -> list[str]:
     return [finding.key for finding in storage.open_findings]
-
-
-def emptied(data_dir: Path) -> None:
-    """games.db emptied (0 bytes), its journal gone."""
-    for name in ("games.db-wal", "games.db-shm"):
-        (data_dir / name).unlink(missing_ok=True)
-    (data_dir / "games.db").write_bytes(b"")
 
 
 def game_in_play(data_dir: Path, actions: int = 5) -> int:
@@ -185,85 +176,28 @@ def test_a_game_row_deleted_with_the_ledger_gone_is_said(tmp_path):
 
 # -- a kill -9 at any moment of the opening ---------------------------------------------------
 
-#: The child: imports first, says so, then opens the data directory when told (the parent
-#: kills it at a random moment of the opening).
-CHILD = """
-import sys
-from pathlib import Path
-from companion.storage import Storage
-print("ready", flush=True)
-sys.stdin.readline()
-Storage.open(Path(sys.argv[1])).close()
-print("done", flush=True)
-"""
-
-FAULTS = ("emptied", "moved aside", "row deleted", "ledger gone")
-
-
-def prepare(data_dir: Path, fault: str, seed: int) -> str:
-    """A data directory with ``fault``; returns the key the next opening must say."""
-    finished_games_database(data_dir, 3, seed=seed)
-    if fault == "emptied":
-        emptied(data_dir)
-        return "database_emptied"
-    if fault == "moved aside":
-        (data_dir / "games.db").write_bytes(b"SQLite format 3\x00" + bytes(200))
-        return "database_corrupt_moved_aside"
-    db = sqlite3.connect(data_dir / "games.db")
-    with db:
-        db.execute("DELETE FROM games WHERE id = 2")
-    db.close()
-    if fault == "row deleted":
-        return "games_missing"
-    (data_dir / LEDGER_NAME).unlink()
-    return "ledger_missing"
-
-
-def killed_opening(data_dir: Path, rng: random.Random, longest: float) -> float:
-    """Open ``data_dir`` in a child and kill it ``0…longest`` s after it starts opening."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(data_dir)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert child.stdout is not None and child.stdin is not None
-    assert child.stdout.readline().strip() == "ready"
-    delay = rng.uniform(0, longest)
-    child.stdin.write("go\n")
-    child.stdin.flush()
-    time.sleep(delay)
-    child.kill()
-    child.wait()
-    return delay
-
-
-def opening_time(tmp_path: Path) -> float:
-    """How long one opening of a faulty data directory takes here (the kills' range)."""
-    data_dir = tmp_path / "timed"
-    prepare(data_dir, "emptied", 0)
-    started = time.perf_counter()
-    Storage.open(data_dir).close()
-    return time.perf_counter() - started
-
-
-def kill_trials(tmp_path: Path, count: int, seed: int = 36) -> list[str]:
-    """``count`` openings killed at random moments; the faults whose finding was lost."""
-    rng = random.Random(seed)
-    longest = max(0.02, opening_time(tmp_path) * 1.5)
-    lost = []
-    for trial in range(count):
-        fault = FAULTS[trial % len(FAULTS)]
-        data_dir = tmp_path / f"trial-{trial}"
-        expected = prepare(data_dir, fault, seed=trial)
-        killed_opening(data_dir, rng, longest)
-        with Storage.open(data_dir) as storage:
-            if expected not in keys(storage):
-                lost.append(f"{fault}: {keys(storage)}")
-    return lost
-
 
 def test_a_kill_at_any_moment_of_the_opening_loses_no_finding(tmp_path):
-    assert kill_trials(tmp_path, KILLS) == []
+    lost, _ = kill_trials(tmp_path, KILLS)  # how many land inside it: the benchmark says
+    assert lost == []
+
+
+@pytest.mark.parametrize("fault", sorted(TWO_FILES))
+def test_two_files_damaged_together_are_said_and_kept(tmp_path, fault):
+    """Issue 36: the ledger deleted and the journal cut, games.db emptied and the ledger
+    gone, … (silent before): said, and said again at the next start."""
+    for seed in range(2):
+        trial = two_file_trial(tmp_path, fault, seed)
+        assert trial.verdict in ("named", "intact"), trial
+        assert trial.lost_across_restarts == [], trial
+
+
+def test_a_findings_file_that_cannot_be_written_is_one_sentence(tmp_path):
+    finished_games_database(tmp_path, 2, seed=7)
+    (tmp_path / FINDINGS_NAME).unlink()
+    (tmp_path / FINDINGS_NAME).mkdir()  # not a file: it can be neither read nor replaced
+    with pytest.raises(StorageError, match=r"cannot be written .* what was found cannot be kept"):
+        Storage.open(tmp_path)
+    (tmp_path / FINDINGS_NAME).rmdir()
+    with Storage.open(tmp_path) as storage:  # the database remembered it: said
+        assert keys(storage) == ["findings_file_lost"]

@@ -223,6 +223,7 @@ LANGUAGE = Language(
         "findings_file_lost": "Die Datei games.findings neben der Spieldatenbank fehlte oder war beschädigt; sie wurde aus der Datenbank neu geschrieben",
         "finished_game_damaged": "Das beendete Spiel {game} ist beschädigt: Es bleibt, wie es ist; der Export gibt den abspielbaren Teil aus",
         "findings_ok": "OK drücken, wenn gelesen:",
+        "findings_ok_of": "OK drücken, wenn gelesen ({index} von {count}):",
         "web_findings_ok": "Wenn gelesen, OK am Bedienfeld drücken",
         "journal_orphan_moved_aside": "Ein Journal ohne seine Spieldatenbank wurde als {copy} beiseitegelegt; eine neue Datenbank wurde begonnen",
         "database_emptied": "Die Spieldatenbank war leer oder fehlte, obwohl sie {games} Spiele enthielt; eine neue wurde begonnen",

@@ -208,6 +208,7 @@ LANGUAGE = Language(
         "findings_file_lost": "The file games.findings beside the games database was missing or damaged; it was written anew from the database",
         "finished_game_damaged": "Finished game {game} is damaged: it is kept as it is; export prints the part that replays",
         "findings_ok": "Press OK once read:",
+        "findings_ok_of": "Press OK once read ({index} of {count}):",
         "web_findings_ok": "Once read, press OK on the panel",
         "journal_orphan_moved_aside": "A journal without its games database was moved aside as {copy}; a new database was started",
         "database_emptied": "The games database was found empty or missing, though it held {games} games; a new one was started",

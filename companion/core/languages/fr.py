@@ -208,6 +208,7 @@ LANGUAGE = Language(
         "findings_file_lost": "Le fichier games.findings à côté de la base des parties manquait ou était endommagé\u00a0; il a été réécrit depuis la base",
         "finished_game_damaged": "La partie terminée {game} est endommagée\u00a0: elle est gardée telle quelle\u00a0; l'export donne la partie rejouable",
         "findings_ok": "OK une fois lu\u00a0:",
+        "findings_ok_of": "OK une fois lu ({index} sur {count})\u00a0:",
         "web_findings_ok": "Une fois lu, appuyez sur OK sur le panneau",
         "journal_orphan_moved_aside": "Un journal sans sa base des parties a été mis de côté sous {copy}\u00a0; une nouvelle base a été commencée",
         "database_emptied": "La base des parties était vide ou absente, alors qu'elle gardait {games} parties\u00a0; une nouvelle a été commencée",
