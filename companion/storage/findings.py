@@ -231,10 +231,13 @@ class Keeper:
         self.kept = Kept(self.kept.open, self.kept.seen, games, last_id)
         return self.kept
 
-    def save(self, db: sqlite3.Connection | None) -> None:
-        """Write both copies: the file, then the database's row (its own transaction)."""
-        self.file.write(self.kept)
-        if db is None:
+    def save(self, db: sqlite3.Connection | None, *, in_db: Kept | None = None) -> None:
+        """Write both copies: the file, then the database's row (its own transaction); each
+        only where it differs (``in_db``: the database's copy as read, if known)."""
+        if self.file.kept != self.kept or self.file.status != "ok":
+            self.file.write(self.kept)
+            self.file.status = "ok"
+        if db is None or (in_db is not None and in_db == self.kept):
             return
         db.execute("BEGIN IMMEDIATE")
         try:

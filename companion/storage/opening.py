@@ -139,10 +139,10 @@ def _open_file(data_dir: Path, path: Path, clock: Callable[[], datetime]) -> Ope
             # Said in findings only: the caller words them (companion.shell).
             keeper.add(_witnessed(connection, keeper, ledger, path, verdict))
         # Both copies joined and written before the ledger is: its old note is the evidence.
-        keeper.join_database(connection)
+        in_db = keeper.join_database(connection)
         now = _ledger_state(connection)
         keeper.witness(now.games, now.last_id)
-        keeper.save(connection)
+        keeper.save(connection, in_db=in_db)  # nothing written when both already agree
         ledger.write(_ledger_state(connection))
     except StorageError:  # the findings file could not be written: said as it is
         ledger.close()
