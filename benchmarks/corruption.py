@@ -5,6 +5,12 @@ without a word, and what the checks cost per action.
     .venv/bin/python benchmarks/corruption.py --cost [ACTIONS]            # default 300
     .venv/bin/python benchmarks/corruption.py --start-check [GAMES]       # default 10000
     .venv/bin/python benchmarks/corruption.py --issue-10 [DB_TRIALS] [WAL_TRIALS]
+    .venv/bin/python benchmarks/corruption.py --issue-36 [TRIALS_PER_CLASS] [KILLS]  # 30, 100
+
+Issue 36 (``--issue-36``): two files damaged together (tests/support/findings_trials.py
+TWO_FILES), each opened three times: silent (a loss nothing said), findings lost across
+restarts (said at the first start, not at the second), crashes; then KILLS openings killed
+(kill -9) at a random moment in a child process, and whether the next start said the finding.
 
 Issue 24 (the default): each trial is a data directory of 8 games (7 finished, one in
 progress whose actions are in the -wal), then one fault of tests/support/faults.py FAULTS (random
@@ -213,6 +219,9 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--cost":
         cost(int(sys.argv[2]) if len(sys.argv) > 2 else 300)
         return
+    if len(sys.argv) > 1 and sys.argv[1] == "--issue-36":
+        issue_36(sys.argv[2:])
+        return
     if len(sys.argv) <= 1 or sys.argv[1] != "--issue-10":
         faults(int(sys.argv[1]) if len(sys.argv) > 1 else 130)
         cost(300)
@@ -273,6 +282,56 @@ def issue_10(args: list[str]) -> None:
     )
     for kind, count in kinds.most_common():
         print(f"   {count:>4}  {kind}")
+    print(f"elapsed: {time.monotonic() - start:.0f} s")
+
+
+def issue_36(args: list[str]) -> None:
+    """Two files together, and kills during the start (issue 36)."""
+    from support.findings_trials import TWO_FILES, kill_trials, two_file_trial
+
+    trials = int(args[0]) if args else 30
+    kills = int(args[1]) if len(args) > 1 else 100
+    start = time.monotonic()
+    print(
+        f"{'two files':<22} {'tried':>5} {'intact':>6} {'named':>5} {'silent':>6} {'crashes':>7}"
+        f" {'lost across restarts':>21}"
+    )
+    totals: Counter[str] = Counter()
+    examples: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for fault in TWO_FILES:
+            counts: Counter[str] = Counter()
+            for seed in range(trials):
+                trial = two_file_trial(Path(tmp), fault, seed)
+                counts[trial.verdict] += 1
+                counts["across"] += bool(trial.lost_across_restarts)
+                if (trial.verdict in ("silent", "crash") or trial.lost_across_restarts) and len(
+                    examples
+                ) < 10:
+                    examples.append(f"{fault} seed {seed}: {trial}")
+            totals.update(counts)
+            totals["tried"] += trials
+            print(
+                f"{fault:<22} {trials:>5} {counts['intact']:>6} {counts['named']:>5}"
+                f" {counts['silent']:>6} {counts['crash']:>7} {counts['across']:>21}"
+            )
+        print(
+            f"{'all':<22} {totals['tried']:>5} {totals['intact']:>6} {totals['named']:>5}"
+            f" {totals['silent']:>6} {totals['crash']:>7} {totals['across']:>21}"
+        )
+        for fault, what in TWO_FILES.items():
+            print(f"  {fault}: {what}")
+        lost, during = kill_trials(Path(tmp) / "kills", kills)
+    print(
+        f"kills during the start: {kills} tried, {during} inside the opening,"
+        f" {len(lost)} findings lost at the next start"
+    )
+    for example in [*examples, *lost][:10]:
+        print("  !", example[:300])
+    print(
+        f"issue 36: {totals['silent']} silent, {totals['crash']} crashes,"
+        f" {totals['across'] + len(lost)} findings lost across restarts"
+    )
     print(f"elapsed: {time.monotonic() - start:.0f} s")
 
 

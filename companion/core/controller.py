@@ -35,6 +35,7 @@ from collections.abc import Callable
 
 from companion.core.draft import MAX_NAME_LENGTH, SETUP_ROWS, SetupDraft
 from companion.core.effects import (
+    AcknowledgeFindings,
     Beep,
     Effect,
     FinishGame,
@@ -74,6 +75,7 @@ from companion.core.history import HISTORY_SCREEN_PAGE, RESUME_ROW, HistoryFlow
 from companion.core.navigation import NavigationFlow
 from companion.core.phones import NEW_CODE, PAIR_NO, PAIR_YES, REMOVE_PHONE, PhonesFlow
 from companion.core.results import (
+    FindingsOpen,
     GameLoaded,
     GameUnreadable,
     HistoryLoaded,
@@ -152,6 +154,17 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
         if isinstance(event, StartupNotice):
             self.startup_notice = event.text
             return []
+        if isinstance(event, FindingsOpen):
+            self.findings = event.findings
+            return []
+        if (
+            isinstance(event, Press)
+            and event.key is Key.OK
+            and self.findings
+            and self.editing_name is None
+        ):  # OK over the banner: the finding it shows was read; the next one follows
+            seen, self.findings = self.findings[0], self.findings[1:]
+            return [AcknowledgeFindings((seen.id,))]
         if isinstance(event, PanelLayout):
             self.pile_on_table = event.pile_on_table
             return []
@@ -219,6 +232,7 @@ __all__ = [
     "SETUP_ROWS",
     "SLOT_REFUSALS",
     "SOFT_KEYS",
+    "AcknowledgeFindings",
     "Beep",
     "Clue",
     "Controller",
@@ -226,6 +240,7 @@ __all__ = [
     "Entry",
     "EntryKind",
     "EntryStep",
+    "FindingsOpen",
     "FinishGame",
     "GameLoaded",
     "GamePage",

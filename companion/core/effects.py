@@ -205,6 +205,13 @@ class Beep(Struct, frozen=True):
     kind: BeepKind
 
 
+class AcknowledgeFindings(Struct, frozen=True):
+    """A player pressed OK over the findings on the banner: storage notes them seen (they
+    are no longer said at a start)."""
+
+    ids: tuple[str, ...]
+
+
 class NewTableCode(Struct, frozen=True):
     """Make a new table code for the page for phones: the old links stop working."""
 
@@ -224,4 +231,5 @@ Effect = (
     | PairPhone
     | UnpairPhone
     | NewPairingCode
+    | AcknowledgeFindings
 )

@@ -16,7 +16,7 @@ from companion.vocabulary.phone import PairedPhone
 from engine.game import Game
 
 if TYPE_CHECKING:
-    from companion.vocabulary.records import HistoryRow, StatsRow
+    from companion.vocabulary.records import Finding, HistoryRow, StatsRow
 
     #: The history screen's data: the finished games, newest first, and the statistics.
     History = tuple[list[HistoryRow], list[StatsRow]]
@@ -109,6 +109,13 @@ class QuitAllowed(Struct, frozen=True):
     allowed: bool
 
 
+class FindingsOpen(Struct, frozen=True):
+    """The findings of storage no player has acknowledged yet (a database emptied, a journal
+    cut, a game damaged): said on the banner until OK is pressed over them."""
+
+    findings: tuple[Finding, ...]
+
+
 class PanelLayout(Struct, frozen=True):
     """How the panel lays the game out: ``pile_on_table``, the discard pile is shown on
     the table page (a wide or a tall panel), so it has no page of its own (NEXT skips it)."""
@@ -129,5 +136,6 @@ Result = (
     | PairingCodeMade
     | StartupNotice
     | QuitAllowed
+    | FindingsOpen
     | PanelLayout
 )

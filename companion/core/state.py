@@ -28,6 +28,7 @@ from companion.core.effects import (
     Refused,
     Undone,
 )
+from companion.core.i18n import tr
 from companion.vocabulary.phone import PairedPhone, PhoneMove, PhonePair
 from engine.actions import Action
 from engine.errors import IllegalAction
@@ -37,6 +38,7 @@ from hardware.events import Select
 if TYPE_CHECKING:
     from companion.core.entry import Entry
     from companion.core.results import History
+    from companion.vocabulary.records import Finding
 
 
 class Screen(Enum):
@@ -108,6 +110,8 @@ class ControllerState:
         )
         #: A problem found at start (damaged database moved aside, GPIO unusable).
         self.startup_notice: str | None = None
+        #: What storage found and no player has acknowledged yet (OK over the banner).
+        self.findings: tuple[Finding, ...] = ()
         #: The current problem of each input device ("scanner disconnected"), by device.
         self.device_notices: dict[str, str] = {}
         self.focus = SETUP_ROWS.index("start")
@@ -157,8 +161,18 @@ class ControllerState:
 
     @property
     def notice(self) -> str | None:
-        """What the banner says: the devices' problems, then the start-up one."""
+        """What the banner says: the devices' problems, the oldest finding not yet seen (and
+        how to say it was: OK; the next one follows), then the start-up one."""
         parts = [*self.device_notices.values()]
+        if self.findings:  # one at a time, how to say it was read first: never cut short
+            first = self.findings[0]
+            count = len(self.findings)
+            how = (
+                tr(self.language, "findings_ok_of", index=1, count=count)
+                if count > 1
+                else tr(self.language, "findings_ok")
+            )
+            parts.append(f"{how} {tr(self.language, first.key, **first.params)}")
         if self.startup_notice:
             parts.append(self.startup_notice)
         return " · ".join(parts) or None
@@ -166,6 +180,10 @@ class ControllerState:
     @notice.setter
     def notice(self, text: str | None) -> None:
         self.startup_notice = text
+
+    def findings_words(self) -> list[str]:
+        """The findings not yet acknowledged, in the table's language, oldest first."""
+        return [tr(self.language, f.key, **f.params) for f in self.findings]
 
     def menu_rows(self) -> tuple[str, ...]:
         """The menu's rows, top to bottom."""

@@ -30,9 +30,11 @@ from msgspec import Struct, field
 from companion.core import i18n
 from companion.core.controller import (
     HISTORY_SCREEN_PAGE,
+    AcknowledgeFindings,
     Beep,
     Controller,
     Effect,
+    FindingsOpen,
     FinishGame,
     GameLoaded,
     GameUnreadable,
@@ -182,15 +184,35 @@ def _read_only_file_system(directory: Path) -> bool:
 
 
 def storage_notice(storage: Storage, language: str) -> str | None:
-    """What the screen says about the database at start-up, in the screen's language where
-    the sentence is one of the app's (a damaged journal kept aside)."""
-    said = [i18n.tr(language, key, **params) for key, params in storage.findings]
-    if storage.journal_copy is not None:
-        copy = storage.journal_copy.name
-        said.append(i18n.tr(language, "journal_damaged_kept_aside", copy=copy))
-    if not said:
-        return storage.notice
-    return " · ".join(said)
+    """What storage found about the database, in the screen's language: every finding no
+    player has acknowledged (a file or a journal moved aside, what the ledger misses), else
+    storage's own notice. The panel says the findings as such (:func:`open_findings`: with
+    how to acknowledge them); this is their words alone."""
+    said = [i18n.tr(language, f.key, **f.params) for f in storage.open_findings]
+    return " · ".join(said) if said else storage.notice
+
+
+#: How many of the latest finished games each start reads back (the same cost at 10 games
+#: and at 10,000): the first start that finds one damaged keeps the finding (docs 0089).
+FINISHED_CHECKED_AT_START = 10
+
+
+def open_findings(storage: Storage, *, checked: int = FINISHED_CHECKED_AT_START) -> FindingsOpen:
+    """The findings no player has acknowledged, for the banner: those kept, and a finished
+    game among the latest ``checked`` found damaged now (kept once: acknowledged, it is not
+    said again)."""
+    try:
+        page = storage.history_page(limit=checked)
+        damaged = [
+            ("finished_game_damaged", {"game": row.id})
+            for row in page.rows
+            if row.damaged and row.status is GameStatus.OVER
+        ]
+        if damaged:
+            storage.keep_findings(damaged)
+    except StorageError as error:  # the history screen says a file it cannot read
+        log.warning("%s", error)
+    return FindingsOpen(tuple(storage.open_findings))
 
 
 class Inbox(Struct):
@@ -605,6 +627,15 @@ class App:
         self.controller.handle(GameLoaded(Game.replay(stored.setup, stored.actions)))
         self.show_tokens()
 
+    def acknowledge(self, ids: tuple[str, ...]) -> None:
+        """A player pressed OK over the findings: storage notes them seen. If it cannot, they
+        stay on the banner (and are said at the next start)."""
+        try:
+            self.storage.acknowledge_findings(ids)
+        except StorageError as error:
+            log.warning("%s", error)
+            self.controller.handle(FindingsOpen(tuple(self.storage.open_findings)))
+
     def load_history(self, before: int | None) -> None:
         """Read a page of the history (its first, with the statistics, or the one after game
         ``before``): a page costs the same however many games are stored."""
@@ -618,6 +649,17 @@ class App:
             self.controller.handle(HistoryUnreadable(first=before is None))
             return
         self.controller.handle(HistoryLoaded(page.rows, page.more, stats))
+        damaged = [
+            ("finished_game_damaged", {"game": row.id})
+            for row in page.rows
+            if row.damaged and row.status is GameStatus.OVER
+        ]
+        if damaged:  # the first look that finds one keeps it until a player has seen it
+            try:
+                if self.storage.keep_findings(damaged):
+                    self.controller.handle(FindingsOpen(tuple(self.storage.open_findings)))
+            except StorageError as error:
+                log.warning("%s", error)
 
     def carry_out(self, effect: Effect) -> None:
         """Do one effect. Storage writes commit before returning: nothing shows unsaved."""
@@ -658,6 +700,8 @@ class App:
             if self.web is not None:
                 self.web.renew_code()
                 self.controller.handle(PhonesServed(self.web.url, renewed=True))
+        elif isinstance(effect, AcknowledgeFindings):
+            self.acknowledge(effect.ids)
         elif isinstance(effect, Quit):
             self.running = False
         elif isinstance(effect, Beep) and self.on_beep is not None:

@@ -20,6 +20,7 @@ Everything the other layers use is imported from here. Where each part lives:
 - :mod:`~companion.storage.damage`: a file that is not ours moved aside, the journal's
   checksums, a damaged journal kept;
 - :mod:`~companion.storage.ledger`: the ledger beside the database, and comparing with it;
+- :mod:`~companion.storage.findings`: the findings kept until a player has seen them;
 - :mod:`~companion.storage.lock`: the data directory's lock;
 - :mod:`~companion.storage.full`: a full SD card told apart from other I/O errors;
 - :mod:`~companion.storage.files`: the directory and file on disk, connections, time stamps;
@@ -50,6 +51,7 @@ from companion.storage.errors import (
     UnknownGameError,
 )
 from companion.storage.files import BUSY_TIMEOUT_MS, default_data_dir
+from companion.storage.findings import FINDINGS_NAME, kept_findings
 from companion.storage.full import FULL_BELOW_BYTES
 from companion.storage.ledger import LEDGER_FINDINGS, LEDGER_NAME, Ledger, LedgerState
 from companion.storage.lock import LOCK_NAME, DataDirLock
@@ -57,6 +59,7 @@ from companion.storage.phones import PHONE_ANSWERS_KEPT
 from companion.storage.schema import APPLICATION_ID, SCHEMA_VERSION
 from companion.vocabulary.phone import PhoneReceipt
 from companion.vocabulary.records import (
+    Finding,
     GameStatus,
     GameToImport,
     HistoryPage,
@@ -72,6 +75,7 @@ __all__ = [
     "BUSY_TIMEOUT_MS",
     "END_MISSING",
     "END_PREFIX",
+    "FINDINGS_NAME",
     "FULL_BELOW_BYTES",
     "HISTORY_PAGE",
     "LEDGER_FINDINGS",
@@ -82,6 +86,7 @@ __all__ = [
     "CompanionRunningError",
     "DamagedGameError",
     "DataDirLock",
+    "Finding",
     "GameStateError",
     "GameStatus",
     "GameToImport",
@@ -102,4 +107,5 @@ __all__ = [
     "end_damaged",
     "end_line",
     "end_problem",
+    "kept_findings",
 ]

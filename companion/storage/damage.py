@@ -182,14 +182,22 @@ def _read_only_uri(path: Path) -> str:
     return uri + ("?mode=ro" if _side_file(path, "-wal").exists() else "?immutable=1")
 
 
-def _move_aside(path: Path, kind: str, stamp: str) -> Path:
-    """Rename the database and its side files to ``<name>.<kind>-<stamp>[-N]``; return it."""
+def _aside_target(path: Path, kind: str, stamp: str) -> Path:
+    """Where :func:`_move_aside` puts the database: ``<name>.<kind>-<stamp>[-N]``, free."""
     base = f"{path.name}.{kind}-{stamp}"
     target = path.with_name(base)
     number = 1
     while any(_side_file(target, s).exists() for s in ("", *_SIDE_FILES)):
         number += 1
         target = path.with_name(f"{base}-{number}")
+    return target
+
+
+def _move_aside(path: Path, kind: str, stamp: str, target: Path | None = None) -> Path:
+    """Rename the database and its side files to ``target`` (by default
+    :func:`_aside_target`'s); return it."""
+    if target is None:
+        target = _aside_target(path, kind, stamp)
     try:
         for suffix in ("", *_SIDE_FILES):
             source = _side_file(path, suffix)
@@ -316,9 +324,16 @@ def _keep_damaged_journal(
     )
 
 
-def _set_aside_orphans(path: Path, clock: Callable[[], datetime]) -> list[str]:
-    """Move away a journal left without its database: SQLite would replay it into the new one."""
-    moved: list[str] = []
+def _set_aside_orphans(
+    path: Path,
+    clock: Callable[[], datetime],
+    announce: Callable[[list[str]], object] | None = None,
+) -> list[str]:
+    """Move away a journal left without its database: SQLite would replay it into the new one.
+
+    ``announce`` is told the names they will have before any is moved (the finding is kept
+    first: a power cut between the two then loses no word of it)."""
+    moves: list[tuple[Path, Path]] = []
     for suffix in ("-wal", "-journal"):
         source = _side_file(path, suffix)
         with contextlib.suppress(FileNotFoundError):
@@ -327,6 +342,12 @@ def _set_aside_orphans(path: Path, clock: Callable[[], datetime]) -> list[str]:
             target = path.with_name(f"{path.name}.orphan-{_file_stamp(clock)}{suffix}")
             if target.exists():
                 raise StorageError(f"Cannot move {source.name} aside: {target.name} exists")
+            moves.append((source, target))
+    if moves and announce is not None:
+        announce([target.name for _, target in moves])
+    moved: list[str] = []
+    for source, target in moves:
+        with contextlib.suppress(FileNotFoundError):
             try:
                 source.rename(target)
             except OSError as error:
@@ -338,3 +359,20 @@ def _set_aside_orphans(path: Path, clock: Callable[[], datetime]) -> list[str]:
         return []
     _fsync_directory(path.parent)
     return moved
+
+
+def _check_words(path: Path, rows: list[str]) -> list[str]:
+    """``PRAGMA quick_check``'s report in sentences: one per problem (20 at most, then how
+    many more), none for ``ok``."""
+    if rows == ["ok"]:
+        return []
+    found = [
+        line.strip()
+        for row in rows
+        for line in row.split("\n")
+        if line.strip() and not line.startswith("*** in database")
+    ]
+    said = [f"The games database {path} is damaged: {line}" for line in found[:20]]
+    if len(found) > 20:
+        said.append(f"The games database {path} has {len(found) - 20} more problems")
+    return said

@@ -21,7 +21,7 @@ import json
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
@@ -30,7 +30,7 @@ from typing import Any, Final
 from msgspec.structs import replace
 
 from companion.storage.chain import _append_lines, _chain_head, _drop_last_line, _start_chain
-from companion.storage.damage import _is_damage
+from companion.storage.damage import _check_words, _is_damage
 from companion.storage.errors import (
     DamagedGameError,
     GameStateError,
@@ -45,6 +45,7 @@ from companion.storage.files import (
     _ensure_directory,
     _utc_now,
 )
+from companion.storage.findings import Keeper, _write_db_kept
 from companion.storage.full import _disk_full, _full_error, _is_full
 from companion.storage.handles import _refuse_second_handle, _register, _unregister
 from companion.storage.importing import _import_games
@@ -54,7 +55,9 @@ from companion.storage.phones import (
     PHONE_ANSWERS_KEPT,
     _forget_answers,
     _keep_receipt,
-    answer_key,
+    _pair_phone,
+    _paired_phones,
+    _phone_answer,
 )
 from companion.storage.reading import (
     _HISTORY_SELECT,
@@ -69,8 +72,9 @@ from companion.storage.reading import (
     _status,
     _status_words,
 )
-from companion.vocabulary.phone import PHONE_NAME_LENGTH, PairedPhone, PhoneReceipt
+from companion.vocabulary.phone import PairedPhone, PhoneReceipt
 from companion.vocabulary.records import (
+    Finding,
     GameStatus,
     GameToImport,
     HistoryPage,
@@ -126,6 +130,10 @@ class Storage:
         #: :mod:`companion.core.i18n` and its parameters), for the caller to say it in its
         #: language: a file moved aside (``notice`` says it too), what the ledger misses.
         self.findings: list[tuple[str, dict[str, object]]] = []
+        #: The findings kept in the data directory (None for a file only read).
+        self._keeper: Keeper | None = None
+        #: The findings no player has acknowledged, for a file only read.
+        self._open_findings: list[Finding] = []
         #: Whether the file holds the chain of schema 3 (a file only read, ``history`` or
         #: ``export`` of an older one, is not upgraded: its games are read without it).
         self.chained = True
@@ -166,6 +174,7 @@ class Storage:
         storage.ledger = opened.ledger
         storage.findings = opened.findings
         storage.journal_copy = opened.journal_copy
+        storage._keeper = opened.keeper
         _register(storage.path, storage)
         return storage
 
@@ -191,6 +200,7 @@ class Storage:
             return None
         storage = cls(opened.connection, path, opened.notice, _utc_now)
         storage.findings = opened.findings
+        storage._open_findings = opened.open_findings
         storage.chained = opened.chained
         return storage
 
@@ -265,18 +275,7 @@ class Storage:
                 rows = [str(row[0]) for row in db.execute("PRAGMA quick_check")]
         except StorageError as error:
             return [str(error)]
-        if rows == ["ok"]:
-            return []
-        found = [
-            line.strip()
-            for row in rows
-            for line in row.split("\n")
-            if line.strip() and not line.startswith("*** in database")
-        ]
-        said = [f"The games database {self.path} is damaged: {line}" for line in found[:20]]
-        if len(found) > 20:
-            said.append(f"The games database {self.path} has {len(found) - 20} more problems")
-        return said
+        return _check_words(self.path, rows)
 
     def checkpoint(self) -> bool:
         """Copy the write-ahead log into the main file and empty it (``TRUNCATE``).
@@ -308,6 +307,70 @@ class Storage:
     ) -> None:
         self.close()
 
+    # -- findings (kept until a player has seen them) --------------------------
+
+    @property
+    def open_findings(self) -> list[Finding]:
+        """The findings no player has acknowledged yet, oldest first: kept in the database
+        and in ``games.findings`` beside it, said at every start until acknowledged."""
+        with self._lock:
+            if self._owner is not None:
+                return self._owner.open_findings
+            if self._keeper is None:
+                return list(self._open_findings)
+            return list(self._keeper.kept.open)
+
+    def keep_findings(
+        self, found: Iterable[tuple[str, Mapping[str, object]]], *, once: bool = True
+    ) -> list[Finding]:
+        """Keep ``found`` (sentences of the app: key, parameters) until a player has seen
+        them: in the file beside the database first, then in the database. ``once``: what
+        is already open or was acknowledged with the same words is not kept again (a
+        damaged game met again). Returns the findings added."""
+        if self._owner is not None:
+            return self._owner.keep_findings(found, once=once)
+        with self._lock:
+            keeper = self._keeper
+            if keeper is None or self._connection is None:
+                raise StorageError("The findings cannot be kept: the games database is only read")
+            try:
+                added = keeper.add(found, once=once)
+                if added:
+                    keeper.save(self._connection)
+            except sqlite3.Error as error:  # kept in the file all the same
+                raise StorageError(f"Could not keep what was found: {error}") from error
+            return added
+
+    def acknowledge_findings(self, ids: list[str] | tuple[str, ...]) -> None:
+        """A player has seen the findings ``ids``: they leave both copies (the database's
+        row, then the file; a power cut between them brings them back, never drops one)."""
+        with self._lock:
+            keeper = self._keeper
+            if keeper is None or self._connection is None:
+                raise StorageError("The findings cannot be changed: the database is only read")
+            before = keeper.kept
+            keeper.acknowledge(ids)
+            try:
+                with self._transaction("note the findings seen", write=True) as db:
+                    _write_db_kept(db, keeper.kept)
+                keeper.file.write(keeper.kept)
+            except StorageError:
+                keeper.kept = before  # still open: said again
+                raise
+
+    def _witness(self) -> None:
+        """Note in the findings file how many games the database holds (after a new game or
+        an import): with the ledger gone, a database emptied is still said."""
+        keeper = self._keeper
+        if keeper is None or self._connection is None:
+            return
+        try:
+            state = _ledger_state(self._connection)
+            if (state.games, state.last_id) != (keeper.kept.games, keeper.kept.last_id):
+                keeper.file.write(keeper.witness(state.games, state.last_id))
+        except (StorageError, sqlite3.Error) as error:  # the games are safe in the database
+            log.warning("Could not note the games in %s: %s", keeper.file.path, error)
+
     # -- games ---------------------------------------------------------------
 
     def new_game(self, setup: GameSetup) -> int:
@@ -332,6 +395,8 @@ class Storage:
             assert game_id is not None
             _start_chain(db, game_id, header)
         self.checkpoint()
+        with self._lock:
+            self._witness()
         return game_id
 
     def append_action(
@@ -552,6 +617,8 @@ class Storage:
         with self._transaction(f"import {len(games)} games", write=True) as db:
             done = _import_games(db, games, stamp)
         self.checkpoint()
+        with self._lock:
+            self._witness()
         return done
 
     def reopen(self, game_id: int) -> StoredGame:
@@ -628,26 +695,12 @@ class Storage:
         number ("Ann 2"), so the panel tells the phones apart."""
         stamp = self._stamp()
         with self._transaction("pair a phone", write=True) as db:
-            taken = {row[0] for row in db.execute("SELECT name FROM phones")}
-            listed, number = name, 2
-            while listed in taken:
-                listed = f"{name[: PHONE_NAME_LENGTH - 2]} {number}"
-                number += 1
-            cursor = db.execute(
-                "INSERT INTO phones (name, token_hash, paired_at) VALUES (?, ?, ?)",
-                (listed, token_hash, stamp),
-            )
-            phone_id = cursor.lastrowid
-            assert phone_id is not None
-        return PairedPhone(phone_id, listed, stamp)
+            return _pair_phone(db, name, token_hash, stamp)
 
     def paired_phones(self) -> dict[bytes, PairedPhone]:
         """The paired phones by their token's hash, oldest first."""
         with self._transaction("read the paired phones", write=False) as db:
-            rows = db.execute(
-                "SELECT id, name, token_hash, paired_at FROM phones ORDER BY id"
-            ).fetchall()
-        return {bytes(token): PairedPhone(id_, name, at) for id_, name, token, at in rows}
+            return _paired_phones(db)
 
     def remove_phone(self, phone_id: int) -> None:
         """Forget a paired phone: its token no longer acts, from now on."""
@@ -657,17 +710,7 @@ class Storage:
     def phone_answer(self, phone_id: int, request_id: str) -> tuple[int, dict[str, Any]] | None:
         """The answer given to this phone's request (its HTTP status and JSON), if any."""
         with self._transaction("read a phone's answer", write=False) as db:
-            row = db.execute(
-                "SELECT status, answer FROM phone_requests WHERE id = ?",
-                (answer_key(phone_id, request_id),),
-            ).fetchone()
-        if row is None:
-            return None
-        try:
-            data = json.loads(row[1])
-        except ValueError:
-            data = None
-        return int(row[0]), data if isinstance(data, dict) else {}
+            return _phone_answer(db, phone_id, request_id)
 
     def forget_phone_answers(self, older_than: timedelta = PHONE_ANSWERS_KEPT) -> int:
         """Forget the answers to requests older than ``older_than`` (a phone retries within

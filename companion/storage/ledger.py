@@ -158,6 +158,8 @@ def _compare_with_ledger(
     warn = log.debug if quiet else log.warning
     if before is None or before.games == 0:
         return []
+    if kind != "new":  # a table of games left empty (a start cut after creating it) too
+        kind = "new" if db.execute("SELECT 1 FROM games LIMIT 1").fetchone() is None else kind
     if kind == "new":  # missing, or 0 bytes: every game is gone
         warn("%s is empty or missing; its ledger says it held %d games", path, before.games)
         return [("database_emptied", {"games": before.games})]

@@ -17,6 +17,7 @@ from pathlib import Path
 from msgspec import Struct
 
 from companion.storage.damage import (
+    _aside_target,
     _damage_reason,
     _examine,
     _journal_damage,
@@ -36,8 +37,16 @@ from companion.storage.files import (
     _file_stamp,
     _fsync_directory,
 )
-from companion.storage.ledger import LEDGER_NAME, Ledger, _compare_with_ledger, _ledger_state
+from companion.storage.findings import FINDINGS_NAME, FindingsFile, Keeper, kept_findings
+from companion.storage.ledger import (
+    LEDGER_NAME,
+    Ledger,
+    LedgerState,
+    _compare_with_ledger,
+    _ledger_state,
+)
 from companion.storage.schema import SCHEMA_VERSION, _create_schema, _upgrade_schema
+from companion.vocabulary.records import Finding
 
 log = logging.getLogger("hanabi-companion.storage")
 
@@ -56,36 +65,47 @@ class Opened(Struct):
     journal_copy: Path | None = None
     #: Whether the file holds the chain of schema 3.
     chained: bool = True
+    #: The findings kept (None for a file only read).
+    keeper: Keeper | None = None
+    #: The findings no player has acknowledged yet (for a file only read).
+    open_findings: list[Finding] = []
 
 
 def _open_file(data_dir: Path, path: Path, clock: Callable[[], datetime]) -> Opened:
     """Open (or create) the database at ``path`` for writing, setting aside a file that is
-    not a usable games database (see :meth:`Storage.open <companion.storage.Storage.open>`)."""
+    not a usable games database (see :meth:`Storage.open <companion.storage.Storage.open>`).
+
+    Every finding is kept in ``games.findings`` the moment it is found, before what could
+    erase its evidence (the file moved aside, the ledger rewritten): a power cut at any
+    moment of the opening loses none (docs/decisions 0089)."""
+    keeper = Keeper(data_dir, clock)
     verdict = _examine(path)  # read-only: the journal is not touched
     notice: str | None = None
     journal_copy: Path | None = None
-    findings: list[tuple[str, dict[str, object]]] = []
     if verdict.kind == "ours":
         # Before our connection: SQLite would quietly stop at a damaged frame, and
         # reuse the journal from its start at the next write.
         journal_copy, notice = _keep_damaged_journal(path, clock)
+        if journal_copy is not None:
+            keeper.add([("journal_damaged_kept_aside", {"copy": journal_copy.name})])
     elif verdict.kind in ("corrupt", "foreign", "newer"):
-        moved = _move_aside(path, verdict.kind, _file_stamp(clock))  # with its journal
-        notice = _moved_notice(verdict, path, moved)
-        findings.append((f"database_{verdict.kind}_moved_aside", {"copy": moved.name}))
+        notice = _set_aside(keeper, verdict, path, clock)
     elif verdict.kind == "new":
-        orphans = _set_aside_orphans(path, clock)
+
+        def announce(names: list[str]) -> None:
+            keeper.add([("journal_orphan_moved_aside", {"copy": ", ".join(names)})])
+
+        orphans = _set_aside_orphans(path, clock, announce)
         if orphans:
             notice = (
                 f"A journal file was left without its games database; it was moved aside"
                 f" to {', '.join(orphans)} and a new database started"
             )
-            findings.append(("journal_orphan_moved_aside", {"copy": ", ".join(orphans)}))
     if verdict.kind != "ours":
         _create_private(path)  # none there (or 0 bytes, kept as they are)
     ledger = _open_ledger(data_dir)
     try:
-        connection, found = _prepare(data_dir, path, verdict, ledger)
+        connection = _prepare(data_dir, path, verdict)
     except Exception as error:
         reason = _damage_reason(error)
         if verdict.kind != "ours" or reason is None:
@@ -98,40 +118,53 @@ def _open_file(data_dir: Path, path: Path, clock: Callable[[], datetime]) -> Ope
         # Damage the read-only look did not meet (SQLite reads the schema lazily, and
         # its report on damaged schema text may not even be text).
         verdict = _Verdict("corrupt", reason)
-        moved = _move_aside(path, verdict.kind, _file_stamp(clock))
-        notice = _moved_notice(verdict, path, moved)
-        findings.append((f"database_{verdict.kind}_moved_aside", {"copy": moved.name}))
+        notice = _set_aside(keeper, verdict, path, clock)
         _create_private(path)
         try:
-            connection, found = _prepare(data_dir, path, verdict, ledger)
+            connection = _prepare(data_dir, path, verdict)
         except BaseException:
             ledger.close()
             raise
-    findings.extend(found)
-    return Opened(connection, notice, findings, ledger, journal_copy)
+    try:
+        if verdict.kind in ("new", "ours"):
+            # Said in findings only: the caller words them (companion.shell).
+            keeper.add(_witnessed(connection, keeper, ledger, path, verdict))
+        # Both copies joined and written before the ledger is: its old note is the evidence.
+        in_db = keeper.join_database(connection)
+        now = _ledger_state(connection)
+        keeper.witness(now.games, now.last_id)
+        keeper.save(connection, in_db=in_db)  # nothing written when both already agree
+        ledger.write(_ledger_state(connection))
+    except StorageError:  # the findings file could not be written: said as it is
+        ledger.close()
+        connection.close()
+        raise
+    except (OSError, sqlite3.Error) as error:
+        ledger.close()
+        connection.close()
+        raise StorageError(
+            f"Could not check the games database {path} against its ledger:"
+            f" {getattr(error, 'strerror', None) or error}"
+        ) from error
+    return Opened(connection, notice, keeper.new, ledger, journal_copy, keeper=keeper)
 
 
 def _open_ledger(data_dir: Path) -> Ledger:
     """The ledger beside the database, open for writing."""
     try:
-        ledger = Ledger(data_dir / LEDGER_NAME)
+        return Ledger(data_dir / LEDGER_NAME)
     except OSError as error:
         raise StorageError(
             f"The file {data_dir / LEDGER_NAME} cannot be written"
             f" ({error.strerror or error}), so the games cannot be saved;"
             " check its owner and permissions"
         ) from error
-    if ledger.damaged:  # the checks start again from the file as it is
-        log.warning("The ledger %s was damaged; it is written anew", ledger.path)
-    return ledger
 
 
-def _prepare(
-    data_dir: Path, path: Path, verdict: _Verdict, ledger: Ledger
-) -> tuple[sqlite3.Connection, list[tuple[str, dict[str, object]]]]:
-    """Connect to the file at ``path``, create or upgrade its schema, compare it with the
-    ledger and note it there; the connection and what the comparison found. Whatever the
-    file's bytes provoke is raised as it is (the caller tells damage from the rest)."""
+def _prepare(data_dir: Path, path: Path, verdict: _Verdict) -> sqlite3.Connection:
+    """Connect to the file at ``path``, create or upgrade its schema, and read what the
+    ledger's comparison reads. Whatever the file's bytes provoke is raised as it is (the
+    caller tells damage from the rest)."""
     connection = _connect(path)
     try:
         if verdict.kind != "ours":
@@ -139,23 +172,47 @@ def _prepare(
             _fsync_directory(data_dir)
         elif verdict.version < SCHEMA_VERSION:
             _upgrade_schema(connection, path)
-        findings: list[tuple[str, dict[str, object]]] = []
-        if verdict.kind in ("new", "ours"):
-            # Said in findings only: the caller words them (companion.shell).
-            findings = _compare_with_ledger(connection, ledger.state, path, verdict.kind)
-        state = _ledger_state(connection)
+        _ledger_state(connection)  # the rows the comparison reads: damage there is met here
     except BaseException:
         connection.close()
         raise
-    try:
-        ledger.write(state)
-    except OSError as error:
-        connection.close()
-        raise StorageError(
-            f"Could not check the games database {path} against its ledger:"
-            f" {error.strerror or error}"
-        ) from error
-    return connection, findings
+    return connection
+
+
+def _set_aside(keeper: Keeper, verdict: _Verdict, path: Path, clock: Callable[[], datetime]) -> str:
+    """Move a file that is not ours aside, its finding kept first; returns the notice."""
+    target = _aside_target(path, verdict.kind, _file_stamp(clock))
+    keeper.add([(f"database_{verdict.kind}_moved_aside", {"copy": target.name})])
+    moved = _move_aside(path, verdict.kind, "", target)  # with its journal
+    return _moved_notice(verdict, path, moved)
+
+
+def _witnessed(
+    db: sqlite3.Connection, keeper: Keeper, ledger: Ledger, path: Path, verdict: _Verdict
+) -> list[tuple[str, dict[str, object]]]:
+    """What the ledger and the findings file, each a witness of the database, find lost.
+
+    The ledger says what the file held at its last write; with the ledger gone (deleted,
+    emptied, damaged), the findings file's witness (the games at the last opening or new
+    game) still says a database emptied or games deleted, and the ledger's loss is itself
+    a finding when the database holds games (docs/decisions 0089)."""
+    (games,) = db.execute("SELECT COUNT(*) FROM games").fetchone()
+    found: list[tuple[str, dict[str, object]]] = []
+    if ledger.damaged:
+        log.warning("The ledger %s was damaged; it is written anew", ledger.path)
+        found.append(("ledger_damaged", {}))
+    elif ledger.state is None and games and verdict.version >= 3:
+        log.warning("The ledger %s is missing beside %d games", ledger.path, games)
+        found.append(("ledger_missing", {}))
+    if keeper.file.status != "ok" and keeper.join_database(db) is not None:
+        # The database remembers the file; the file is gone or damaged.
+        found.append(("findings_file_lost", {}))
+    before = ledger.state
+    witness = keeper.file.kept
+    if before is None and witness is not None and witness.games:
+        before = LedgerState(witness.games, witness.last_id)
+    found.extend(_compare_with_ledger(db, before, path, verdict.kind))
+    return found
 
 
 def _open_to_read(data_dir: Path, path: Path) -> Opened | None:
@@ -163,10 +220,14 @@ def _open_to_read(data_dir: Path, path: Path) -> Opened | None:
     (see :meth:`Storage.open_existing <companion.storage.Storage.open_existing>`)."""
     verdict = _examine(path)
     ledger = Ledger.look(data_dir / LEDGER_NAME)  # only read: compared, never written
+    if ledger is None:  # the findings file witnesses the games too
+        witness = FindingsFile(data_dir / FINDINGS_NAME).kept
+        if witness is not None and witness.games:
+            ledger = LedgerState(witness.games, witness.last_id)
     if verdict.kind == "new":
         if ledger is not None and ledger.games:
             raise StorageError(
-                f"The games database {path} is empty or missing, though its ledger says it"
+                f"The games database {path} is empty or missing, though it"
                 f" held {ledger.games} games; it was left as it is"
             )
         return None
@@ -204,4 +265,8 @@ def _open_to_read(data_dir: Path, path: Path) -> Opened | None:
             findings = _compare_with_ledger(connection, ledger, path, "ours", quiet=True)
         except sqlite3.Error:
             findings = []  # damage there is named by the reads that meet it
-    return Opened(connection, notice, findings, chained=verdict.version >= 3)
+    try:
+        kept = kept_findings(data_dir, connection)
+    except sqlite3.Error:
+        kept = kept_findings(data_dir)
+    return Opened(connection, notice, findings, chained=verdict.version >= 3, open_findings=kept)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Any, Final
 
 from companion.storage.files import _STAMP
-from companion.vocabulary.phone import PhoneReceipt
+from companion.vocabulary.phone import PHONE_NAME_LENGTH, PairedPhone, PhoneReceipt
 
 PHONE_ANSWERS_KEPT: Final = timedelta(days=1)
 """How long the answer to a phone's request is kept for a retry of it."""
@@ -51,3 +51,42 @@ def _forget_answers(db: sqlite3.Connection, before: datetime) -> int:
     return db.execute(
         "DELETE FROM phone_requests WHERE at < ?", (before.strftime(_STAMP),)
     ).rowcount
+
+
+def _pair_phone(db: sqlite3.Connection, name: str, token_hash: bytes, stamp: str) -> PairedPhone:
+    """Store a paired phone; a name already listed gets a number ("Ann 2")."""
+    taken = {row[0] for row in db.execute("SELECT name FROM phones")}
+    listed, number = name, 2
+    while listed in taken:
+        listed = f"{name[: PHONE_NAME_LENGTH - 2]} {number}"
+        number += 1
+    cursor = db.execute(
+        "INSERT INTO phones (name, token_hash, paired_at) VALUES (?, ?, ?)",
+        (listed, token_hash, stamp),
+    )
+    phone_id = cursor.lastrowid
+    assert phone_id is not None
+    return PairedPhone(phone_id, listed, stamp)
+
+
+def _paired_phones(db: sqlite3.Connection) -> dict[bytes, PairedPhone]:
+    """The paired phones by their token's hash, oldest first."""
+    rows = db.execute("SELECT id, name, token_hash, paired_at FROM phones ORDER BY id").fetchall()
+    return {bytes(token): PairedPhone(id_, name, at) for id_, name, token, at in rows}
+
+
+def _phone_answer(
+    db: sqlite3.Connection, phone_id: int, request_id: str
+) -> tuple[int, dict[str, Any]] | None:
+    """The answer kept for this phone's request (its HTTP status and JSON), if any."""
+    row = db.execute(
+        "SELECT status, answer FROM phone_requests WHERE id = ?",
+        (answer_key(phone_id, request_id),),
+    ).fetchone()
+    if row is None:
+        return None
+    try:
+        data = json.loads(row[1])
+    except ValueError:
+        data = None
+    return int(row[0]), data if isinstance(data, dict) else {}

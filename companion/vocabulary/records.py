@@ -21,6 +21,7 @@ from engine.outcome import EndReason, Outcome, Rating
 from engine.setup import GameSetup
 
 __all__ = [
+    "Finding",
     "GameStatus",
     "GameToImport",
     "HistoryPage",
@@ -167,3 +168,17 @@ class StatsRow(Struct, frozen=True):
     games: int
     best: int
     average: float
+
+
+class Finding(Struct, frozen=True):
+    """Something storage found lost or damaged, kept until a player has seen it.
+
+    ``key`` and ``params`` are a sentence of the app (:mod:`companion.core.i18n`), worded
+    in the reader's language; ``id`` tells it apart from another of the same words.
+    """
+
+    id: str
+    key: str
+    params: dict[str, object] = {}
+    #: When it was found (UTC, ``2026-11-21T10:15:00Z``).
+    at: str = ""

@@ -157,6 +157,8 @@ class Snapshot(Struct, frozen=True):
     timed_display: bool = False
     #: The newest action in words, with the phone that entered it ("… (Ann's phone)").
     last_action: str = ""
+    #: What storage found and no player has acknowledged yet (OK on the panel), in words.
+    findings: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON values: the views (nested ones too) become objects, the labels an object,
@@ -176,8 +178,11 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
     """The table as the controller has it now; ``game_key`` names the stored game."""
     lang = controller.language
     game = controller.game
+    findings = tuple(controller.findings_words())
+    if findings:
+        findings += (i18n.tr(lang, "web_findings_ok"),)
     if game is None:
-        return Snapshot(language=lang, labels=labels(lang))
+        return Snapshot(language=lang, labels=labels(lang), findings=findings)
     from companion.core.words import final_round_text, score_text, turn_text
 
     names = game.setup.names
@@ -231,6 +236,7 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         card_colors=tuple(s.color.letter for s in game.setup.suits),
         timed_display=game.setup.options.timed_display,
         last_action=_last_action(controller),
+        findings=findings,
     )
 
 

@@ -29,6 +29,7 @@ from companion.shell.app import App, resume
 from companion.shell.cli import HISTORY_LIST_PAGE as CLI_PAGE
 from companion.shell.cli import main
 from companion.storage import (
+    FINDINGS_NAME,
     LEDGER_NAME,
     SCHEMA_VERSION,
     GameStatus,
@@ -250,7 +251,11 @@ def test_a_version_1_database_is_upgraded_in_place(tmp_path):
         assert storage.get_setting("setup") == {"players": 4}
         assert storage.unfinished() is not None and storage.unfinished().id == 3
         storage.append_action(3, Hint())  # and it takes new actions
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["games.db", LEDGER_NAME]
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "games.db",
+        FINDINGS_NAME,
+        LEDGER_NAME,
+    ]
     db = sqlite3.connect(tmp_path / "games.db")
     assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
     names = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}

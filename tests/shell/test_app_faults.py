@@ -23,7 +23,7 @@ from companion.core.controller import Info, Screen, SetupDraft
 from companion.core.i18n import tr
 from companion.panel.display import open_display
 from companion.shell.app import App, resume, storage_notice
-from companion.storage import Storage
+from companion.storage import FINDINGS_NAME, LEDGER_NAME, Storage
 from engine import GameSetup, Hint, Play
 from engine.cards import Card
 from engine.log import parse_log
@@ -193,7 +193,7 @@ def test_a_damaged_journal_is_said_on_screen_in_its_language_and_kept(tmp_path, 
         for _ in range(5):
             storage.append_action(game_id, Hint())
         crashed.mkdir()
-        for name in ("games.db", "games.db-wal"):  # as kill -9 leaves the disk
+        for name in ("games.db", "games.db-wal", LEDGER_NAME, FINDINGS_NAME):  # as kill -9
             (crashed / name).write_bytes((running / name).read_bytes())
     wal = bytearray((crashed / "games.db-wal").read_bytes())
     wal[32 + 24 + 100] ^= 0xFF  # a byte of the first frame's page
@@ -201,9 +201,10 @@ def test_a_damaged_journal_is_said_on_screen_in_its_language_and_kept(tmp_path, 
     with Storage.open(crashed) as storage:
         assert storage.journal_copy is not None
         assert storage.journal_copy.read_bytes() == bytes(wal)
-        assert storage_notice(storage, language) == tr(
-            language, "journal_damaged_kept_aside", copy=storage.journal_copy.name
-        )
+        said = (storage_notice(storage, language) or "").split(" · ")
+        assert said[0] == tr(language, "journal_damaged_kept_aside", copy=storage.journal_copy.name)
+        # the ledger (copied as a crash leaves it) says what the cut cost (issue 36)
+        assert said[1:] == [tr(language, "actions_missing", game=game_id, missing=5)]
 
 
 def test_a_game_in_progress_that_lost_its_actions_is_named_not_resumed_empty(tmp_path, dummy_video):
@@ -487,6 +488,10 @@ def test_the_history_screen_shows_a_damaged_game_as_a_row_marked_damaged(tmp_pat
         for effect in app.controller.choose_menu("history"):
             app.carry_out(effect)
         assert app.controller.screen is Screen.HISTORY
+        # issue 36: the first look that finds it keeps it on the banner until OK
+        assert tr("en", "finished_game_damaged", game=2) in (app.controller.notice or "")
+        app.dispatch(Press(Key.OK))
+        assert app.controller.notice is None and app.storage.open_findings == []
         assert "Game 2: damaged, kept aside" in said(app)
     finally:
         close_app(app)

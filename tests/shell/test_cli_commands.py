@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from support.faults import finished_games_database
 
-from companion.storage import LEDGER_NAME, SCHEMA_VERSION, Storage
+from companion.storage import FINDINGS_NAME, LEDGER_NAME, SCHEMA_VERSION, Storage
 from engine import GameSetup, Hint
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,7 +123,7 @@ def test_history_and_export_change_no_byte_of_the_data_dir(tmp_path):
     issue 24's ledger beside it neither written nor touched."""
     finished_games_database(tmp_path, 2, seed=5)
     before = listing(tmp_path)
-    assert list(before) == ["games.db", LEDGER_NAME]
+    assert list(before) == ["games.db", FINDINGS_NAME, LEDGER_NAME]
     assert command("history", "--data-dir", str(tmp_path)).returncode == 0
     assert command("export", "--data-dir", str(tmp_path), "--game", "1").returncode == 0
     backup = tmp_path.parent / f"{tmp_path.name}-backup"

@@ -21,6 +21,7 @@ from support.writer_model import WriterModel
 
 from companion.storage import (
     APPLICATION_ID,
+    FINDINGS_NAME,
     LEDGER_NAME,
     SCHEMA_VERSION,
     DamagedGameError,
@@ -773,6 +774,7 @@ def test_a_read_only_database_file_is_a_storage_error(shared_dir):
     data_dir.chmod(0o777)
     open_storage(data_dir).close()
     (data_dir / LEDGER_NAME).chmod(0o666)  # made by root, opened by nobody
+    (data_dir / FINDINGS_NAME).chmod(0o666)
     (data_dir / "games.db").chmod(0o444)
     before = sorted(path.name for path in data_dir.iterdir())
     assert "is read-only, so the games cannot be saved" in open_unprivileged(data_dir)
@@ -793,6 +795,7 @@ def test_read_only_journal_files_are_named_at_start(shared_dir):
         storage.new_game(GameSetup(players=2))
     (data_dir / "games.db").chmod(0o666)
     (data_dir / LEDGER_NAME).chmod(0o666)
+    (data_dir / FINDINGS_NAME).chmod(0o666)
     for side in ("-wal", "-shm"):  # as the refused start left them: empty, read-only
         Path(f"{data_dir / 'games.db'}{side}").touch(mode=0o444)
     before = sorted(path.name for path in data_dir.iterdir())

@@ -19,6 +19,7 @@ from support.faults import finished_games_database
 
 from companion.shell.commands.stored import storage_notice_in_english
 from companion.storage import (
+    FINDINGS_NAME,
     LEDGER_NAME,
     SCHEMA_VERSION,
     DamagedGameError,
@@ -141,9 +142,10 @@ def test_an_emptied_or_deleted_database_is_named(tmp_path, how):
 
 
 def crashed_copy(running: Path, crashed: Path) -> None:
-    """The files as a kill -9 leaves them: database, journal and ledger, byte for byte."""
+    """The files as a kill -9 leaves them: database, journal, ledger and findings, byte for
+    byte."""
     crashed.mkdir()
-    for name in ("games.db", "games.db-wal", LEDGER_NAME):
+    for name in ("games.db", "games.db-wal", LEDGER_NAME, FINDINGS_NAME):
         shutil.copy(running / name, crashed / name)
 
 
@@ -203,7 +205,8 @@ def test_the_data_directory_and_its_files_are_its_owners_only(tmp_path):
         modes = {path.name: path.stat().st_mode & 0o777 for path in data_dir.iterdir()}
     assert data_dir.stat().st_mode & 0o777 == 0o700
     assert modes == {
-        name: 0o600 for name in ("games.db", "games.db-wal", "games.db-shm", LEDGER_NAME)
+        name: 0o600
+        for name in ("games.db", "games.db-wal", "games.db-shm", LEDGER_NAME, FINDINGS_NAME)
     }
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from companion.shell.commands.stored import storage_notice_in_english
-from companion.storage import LEDGER_NAME, Storage, StorageError
+from companion.storage import FINDINGS_NAME, LEDGER_NAME, Storage, StorageError
 from engine import GameSetup
 from engine.table import SimulatedTable
 from support.needs import need_tool, unavailable
@@ -226,7 +226,7 @@ def journal_trial(tmp_path: Path, seed: int) -> JournalTrial:
                 break
             storage.append_action(game_id, table.step())
             confirmed += 1
-        for name in ("games.db", "games.db-wal", LEDGER_NAME):  # as a kill -9 leaves the disk
+        for name in ("games.db", "games.db-wal", LEDGER_NAME, FINDINGS_NAME):  # as kill -9 leaves
             (crashed / name).write_bytes((running / name).read_bytes())
     wal = crashed / "games.db-wal"
     data = bytearray(wal.read_bytes())

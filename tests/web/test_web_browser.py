@@ -415,3 +415,31 @@ def test_the_page_reconnects_when_the_companion_restarts(
         app.terminate()
         app.wait(timeout=10)
     assert app.returncode == 0
+
+
+def test_the_page_says_the_findings_not_yet_seen(page: Any) -> None:
+    """Issue 36: what storage found and no player has acknowledged is on the phones too,
+    until OK on the panel."""
+    from companion.core.controller import FindingsOpen
+    from companion.core.i18n import tr
+    from companion.vocabulary.records import Finding
+
+    controller = Controller(SetupDraft(players=2), game_of(1))
+    controller.handle(FindingsOpen((Finding("f1", "database_emptied", {"games": 4}, "x"),)))
+    port, code = free_port(), "findings1"
+    board = SnapshotBoard(build_snapshot(controller, game_key="1"))
+    server = WebServer(board, code, port=port, bind="127.0.0.1")
+    server.start()
+    try:
+        assert server.ready.wait(10) and server.failure is None
+        page.goto(f"http://127.0.0.1:{port}/?code={code}")
+        page.wait_for_selector("#findings:not([hidden])", timeout=SHOWN_MS)
+        said = page.inner_text("#findings")
+        assert tr("en", "database_emptied", games=4) in said
+        assert tr("en", "web_findings_ok") in said
+        shot(page, "findings")
+        controller.handle(FindingsOpen(()))  # OK on the panel
+        board.publish(build_snapshot(controller, game_key="1"))
+        page.wait_for_selector("#findings[hidden]", state="attached", timeout=SHOWN_MS)
+    finally:
+        server.stop()

@@ -29,6 +29,7 @@ from companion.panel.screens.kit import (
     LayoutError,
     Target,
 )
+from hardware.events import Key, Press
 
 Draw = Callable[[Kit, pygame.Surface, Controller], None]
 
@@ -130,6 +131,8 @@ class Renderer:
             kit.text(
                 surface, notice, banner.inflate(-2 * kit.pad, 0), color=DARK_INK, align="center"
             )
+            if controller.findings:  # a tap on the banner is its OK: the findings were seen
+                kit.target(banner, Press(Key.OK))
         area = pygame.Rect(0, banner_h, width, height - banner_h)
         kit.origin = (0, banner_h)
         kit.width, kit.height = area.size

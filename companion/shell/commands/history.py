@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from companion.shell.commands.choices import HISTORY_LIST_PAGE
-from companion.shell.commands.stored import storage_to_read
+from companion.shell.commands.stored import storage_to_read, unseen_findings
 from companion.storage import StorageError
 from companion.vocabulary.records import GameStatus, HistoryRow
 
@@ -22,9 +22,10 @@ def history_command(args: argparse.Namespace) -> int:
     except StorageError as error:
         print(f"hanabi-companion: {error}", file=sys.stderr)
         return 1
+    unseen = unseen_findings(args.data_dir, storage)
     if storage is None:
         print(NO_GAME_STORED)
-        return 0
+        return _say_unseen(unseen)
     try:
         try:
             page = storage.history_page(
@@ -36,7 +37,7 @@ def history_command(args: argparse.Namespace) -> int:
         rows = page.rows
         if not rows:
             print(NO_GAME_STORED if args.page == 1 else f"No page {args.page}.")
-            return 0
+            return _say_unseen(unseen)
         print(f"{'game':>4}  {'finished':<20} {'players':<28} {'variant':<22} score  rating")
         damaged = 0
         for row in rows:
@@ -62,10 +63,19 @@ def history_command(args: argparse.Namespace) -> int:
                 " are, and `export --game N` prints the part of each that replays",
                 file=sys.stderr,
             )
-            return 1
-        return 0
+        return max(_say_unseen(unseen), 1 if damaged else 0)
     finally:
         storage.close()
+
+
+def _say_unseen(unseen: list[str]) -> int:
+    """List the findings no player has acknowledged; 1 while any is open, else 0."""
+    if not unseen:
+        return 0
+    print(f"Not yet seen on the panel ({len(unseen)}; OK there says they were):")
+    for words in unseen:
+        print(f"  - {words}")
+    return 1
 
 
 def _finished_column(row: HistoryRow) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from companion.core.controller import Controller, QuitAllowed, SetupDraft, StartupNotice
 from companion.panel.display import DisplayError, open_display
 from companion.shell import sdnotify
-from companion.shell.app import App, draft_from_config, resume, storage_notice
+from companion.shell.app import App, draft_from_config, open_findings, resume, storage_notice
 from companion.shell.commands.stored import open_storage
 from companion.shell.config import Config, ConfigError, load_config
 from companion.shell.config_values import panel_size_problem
@@ -60,7 +60,11 @@ def run_command(args: argparse.Namespace) -> int:
             print(f"hanabi-companion: {error}", file=sys.stderr)
             storage.close()
             return 1
-        notices = [storage_notice(storage, draft.language), controller.notice]
+        findings = open_findings(storage)  # said at every start until OK
+        controller.handle(findings)
+        # storage's own words only for what is not a finding (every finding has its own)
+        own = None if findings.findings else storage_notice(storage, draft.language)
+        notices = [own, controller.startup_notice]
         controller.handle(StartupNotice(" · ".join(filter(None, notices)) or None))
         with without_tls():  # the server, the keyboard reader's evdev: no OpenSSL loaded
             return _run_app(args, config, storage, controller, game_id)
@@ -121,7 +125,7 @@ def _run_app(
     try:
         with open_devices(config, app.inbox.emit, options) as devices:
             if devices.notices:
-                startup = controller.notice
+                startup = controller.startup_notice
                 notice = " · ".join([*devices.notices, *filter(None, [startup])])
                 controller.handle(StartupNotice(notice))
             if devices.panel is not None:

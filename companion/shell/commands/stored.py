@@ -6,7 +6,14 @@ import sys
 from pathlib import Path
 
 from companion.core import i18n
-from companion.storage import LEDGER_FINDINGS, Storage, StorageError, default_data_dir
+from companion.storage import (
+    LEDGER_FINDINGS,
+    Storage,
+    StorageError,
+    default_data_dir,
+    kept_findings,
+)
+from companion.storage.findings import signature
 
 
 def open_storage(data_dir: Path | None) -> Storage | None:
@@ -34,12 +41,40 @@ def storage_to_read(data_dir: Path | None) -> Storage | None:
     return storage
 
 
+#: The findings storage's own notice says already, when they are new at this opening.
+_IN_THE_NOTICE = frozenset(
+    {
+        "database_corrupt_moved_aside",
+        "database_foreign_moved_aside",
+        "database_newer_moved_aside",
+        "journal_orphan_moved_aside",
+        "journal_damaged_kept_aside",
+    }
+)
+
+
 def storage_notice_in_english(storage: Storage) -> str | None:
     """What the command line says about the database at opening: storage's own sentences
-    (a file moved aside, a damaged journal), then what the ledger found, in English."""
+    (a file moved aside, a damaged journal), then every finding not yet acknowledged (and,
+    for a command that only reads, what the ledger finds now), in English."""
+    new = storage.findings
     said = [
+        i18n.tr("en", f.key, **f.params)
+        for f in storage.open_findings
+        if not (f.key in _IN_THE_NOTICE and (f.key, f.params) in new)
+    ]
+    kept = {(f.key, signature(f.key, f.params)) for f in storage.open_findings}
+    said += [
         i18n.tr("en", key, **params)
-        for key, params in storage.findings
-        if key in LEDGER_FINDINGS  # the others are in storage's own sentences already
+        for key, params in new
+        if key in LEDGER_FINDINGS and (key, signature(key, params)) not in kept
     ]
     return " · ".join(filter(None, [storage.notice, *said])) or None
+
+
+def unseen_findings(data_dir: Path | None, storage: Storage | None) -> list[str]:
+    """The findings no player has acknowledged (OK on the panel), in English."""
+    found = (
+        kept_findings(data_dir or default_data_dir()) if storage is None else storage.open_findings
+    )
+    return [i18n.tr("en", f.key, **f.params) for f in found]

@@ -149,6 +149,10 @@ function draw() {
     button.setAttribute("aria-pressed", String(button.dataset.view === view));
   }
   $("offline").textContent = L.offline;
+  // What storage found and no one has acknowledged yet (OK on the panel): said here too.
+  const findings = s.findings || [];
+  $("findings").hidden = findings.length === 0;
+  $("findings").textContent = findings.join(" · ");
   $("no-game").hidden = s.playing || view === "history";
   $("no-game").textContent = L.no_game;
   $("turn").textContent = s.playing ? (s.over ? s.result_title : s.turn) : "Hanabi";
