@@ -842,10 +842,10 @@ def verdict(run: Run, data_dir: Path) -> Counter[str]:
             for game, seq, line in db.execute("SELECT game_id, seq, line FROM actions")
         }
         receipts: dict[str, tuple[int, dict[str, Any]]] = {}
-        for request_id, status, answer in db.execute(
-            "SELECT id, status, answer FROM phone_requests"
-        ):
+        for key, status, answer in db.execute("SELECT id, status, answer FROM phone_requests"):
             data = json.loads(answer)
+            # Kept by (phone, request id) as "<phone>:<id>" (issue 37); the ids here are unique.
+            request_id = key.partition(":")[2] or key
             receipts[request_id] = (int(status), data if isinstance(data, dict) else {})
         twice = db.execute(
             "SELECT COUNT(*) FROM (SELECT id FROM phone_requests GROUP BY id HAVING COUNT(*) > 1)"

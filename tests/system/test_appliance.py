@@ -34,7 +34,9 @@ PYTHON = "/opt/hanabi-companion/venv/bin/python"
 
 
 def actions_of(log: str) -> list[dict[str, object]]:
-    return [json.loads(line) for line in log.splitlines()[1:]]
+    """The action lines of an exported log (its comment lines, the end line too, skipped)."""
+    lines = [line for line in log.splitlines() if line.strip() and not line.startswith("#")]
+    return [json.loads(line) for line in lines[1:]]
 
 
 def wait_for_log(appliance: Appliance, ready: object, timeout: float = 120) -> str:
