@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import io
 import random
+import re
 import shutil
 import subprocess
 import time
@@ -126,10 +127,10 @@ def _value(rng: random.Random, old: int) -> int:
     return rng.choice([v for v in b"aeoxzAZ019 '\"(),;\x00\x7f" if v != old])
 
 
-def _start(data_dir: Path) -> tuple[str | None, list[str]]:
+def _start(data_dir: Path) -> tuple[str | None, list[str], int | None]:
     """The companion's start, in-process: the storage opened, the game resumed, the first
-    frame drawn on the dummy screen, one action stored in the game in play; the start's
-    notice and the findings it holds open."""
+    frame drawn on the dummy screen; the start's notice, the findings it holds open and
+    the game it resumed."""
     from companion.core.controller import SetupDraft
     from companion.panel.display import open_display
     from companion.shell.app import App, resume, storage_notice
@@ -141,12 +142,14 @@ def _start(data_dir: Path) -> tuple[str | None, list[str]]:
         notice = " · ".join(filter(None, [storage_notice(storage, "en"), controller.notice]))
         display = open_display("dummy", (480, 320))
         try:
-            App(storage, display, controller, game_id).draw()
+            app = App(storage, display, controller, game_id)
+            try:
+                app.draw()
+            finally:
+                app.sleeper.close()  # run() closes it; a start drawn once must too
         finally:
             display.close()
-        if game_id is not None:
-            storage.append_action(game_id, Hint())
-        return notice or None, [finding.key for finding in storage.open_findings]
+        return notice or None, [finding.key for finding in storage.open_findings], game_id
     finally:
         storage.close()
 
@@ -155,8 +158,14 @@ def schema_trial(
     tmp: Path, table: Path, exports: dict[int, str], place: str, offset: int, seed: int
 ) -> ClassTrial:
     """The byte at ``offset`` (in the schema's text) set to a value drawn by ``seed``; then
-    two starts. A byte of 0x80 or above is damage (our schema is ASCII): the file must be
-    moved aside and said. Another value: moved aside and said, or every game as before."""
+    the start, every game listed and exported (as issue 24's faults are judged), the next
+    action stored in the game resumed, and a second start. A byte of 0x80 or above is
+    damage (our schema is ASCII): the file must be moved aside and said. Another value:
+    moved aside and said, or every game as before (or named) and the next action stored;
+    a damaged file used without a word at the start is silent."""
+    from companion.storage import StorageError
+    from support.faults import FaultTrial, _look
+
     rng = random.Random(seed)
     trial = ClassTrial(place, seed)
     data_dir = tmp / f"schema-{seed}"
@@ -172,26 +181,34 @@ def schema_trial(
         file.write(bytes([value]))
     trial.kind = f"{place}@{offset}={value:#04x}"
     try:
-        notice, keys = _start(data_dir)
+        notice, keys, game_id = _start(data_dir)
+        trial.said = notice or ""
         moved = [p.name for p in data_dir.iterdir() if ".corrupt-" in p.name]
-        if moved:
-            trial.changed = True
-            if notice is None or not any(name in notice for name in moved):
-                trial.silent = f"moved aside ({moved}), not said: {notice!r}"
-            trial.said = notice or ""
-        elif value >= 0x80:
+        if moved and (notice is None or not any(name in notice for name in moved)):
+            trial.silent = f"moved aside ({moved}), not said: {notice!r}"
+        elif not moved and value >= 0x80:
             trial.silent = f"a byte {value:#04x} in the schema, the file used: {notice!r}"
-        else:
-            trial.said = notice or ""
+        looked = FaultTrial(place, seed)
+        if not moved:  # (moved aside and said: every game is named by the start)
+            _look(data_dir, exports, looked)  # every game as confirmed, or named
+        named = {int(n) for n in re.findall(r"\b[Gg]ames? ([0-9]+)", notice or "")}
+        unsaid = [game for game in looked.silent if game not in named]
+        if looked.crash:
+            trial.crash = looked.crash
+        elif unsaid:
+            trial.silent = trial.silent or f"games {unsaid} changed, nothing said"
+        trial.changed = bool(moved or looked.changed)
+        if game_id is not None and not moved:  # the table plays on: the next action
             with Storage.open(data_dir) as storage:
-                now = {row.id: storage.export(row.id) for row in storage.history()}
-            for game_id, text in exports.items():
-                # the game in play has one more action (the start's): compare its lines
-                if not now.get(game_id, "").startswith(text.rsplit("# hanabi-companion end", 1)[0]):
+                try:
+                    storage.append_action(game_id, Hint())
+                except StorageError as error:
                     trial.changed = True
                     if not notice:
-                        trial.silent = f"game {game_id} changed, nothing said"
-        _, again = _start(data_dir)  # the next start: the same findings
+                        trial.silent = trial.silent or (
+                            f"the start said nothing, then the next action was refused: {error}"
+                        )
+        _, again, _ = _start(data_dir)  # the next start: the same findings
         trial.lost_across = [key for key in keys if key not in again]
     except Exception as error:  # what the benchmark counts as a crash
         trial.crash = f"{type(error).__name__}: {error} | " + _where(error)
