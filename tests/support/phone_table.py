@@ -151,6 +151,7 @@ class LiveTable:
         self.app.sleeper.poke()
         self._loop.join(10)
         self.web.stop()
+        self.app.sleeper.close()
         self.display.close()
         self.storage.close()
         for name, value in self._environ.items():
