@@ -29,6 +29,7 @@ from companion.storage.schema import (
     _TABLES,
     APPLICATION_ID,
     SCHEMA_VERSION,
+    _schema_changed,
 )
 
 log = logging.getLogger("hanabi-companion.storage")
@@ -153,6 +154,9 @@ def _probe(path: Path) -> _Verdict:
         schema = probe.execute("SELECT CAST(sql AS BLOB) FROM sqlite_master WHERE sql NOT NULL")
         if not all(sql.isascii() for (sql,) in schema):  # ours is ASCII: a byte was changed
             return _Verdict("corrupt", "its schema holds bytes that are not text")
+        changed = _schema_changed(probe, version)
+        if changed:  # still SQL, but not ours: it may refuse our own writes
+            return _Verdict("corrupt", f"its schema was changed ({', '.join(changed[:3])})")
         # No whole-file check here: it reads every page (Storage.check, decision 0090).
         probes = _SCHEMA_PROBES + (_INTEGRITY_PROBES if version >= 3 else ())
         for query in probes:  # a column renamed by damaged bytes in the schema

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Final
 
@@ -265,3 +266,38 @@ def _upgrade_schema(db: sqlite3.Connection, path: Path) -> None:
         raise StorageError(
             f"Could not bring the games database {path} up to date: {error}"
         ) from error
+
+
+@cache
+def _expected_schema(version: int) -> dict[tuple[str, str], str]:
+    """The text of each table, index and trigger a file of ``version`` holds when this code
+    made or upgraded it (white space folded), by (type, name).
+
+    Built once in memory the way a new file is (version 1's tables, then each step), so a
+    byte changed inside a CHECK expression that still reads as SQL (``seq >= 1`` become
+    ``seq >= 9``: a file that refuses our own writes) is told from the schema we write.
+    """
+    db = sqlite3.connect(":memory:")
+    try:
+        for statement in _SCHEMA:
+            if not statement.lstrip().upper().startswith("PRAGMA"):
+                db.execute(statement)
+        for target in range(2, version + 1):
+            _MIGRATIONS[target](db)
+        rows = db.execute("SELECT type, name, sql FROM sqlite_master WHERE sql NOT NULL")
+        return {(kind, name): " ".join(sql.split()) for kind, name, sql in rows}
+    finally:
+        db.close()
+
+
+def _schema_changed(db: sqlite3.Connection, version: int) -> list[str]:
+    """The tables, indexes and triggers of ``db`` whose text is not the one this code writes
+    for ``version`` (an object it does not know, or one an older release never made, is
+    left to the probes)."""
+    expected = _expected_schema(version)
+    rows = db.execute("SELECT type, name, sql FROM sqlite_master WHERE sql NOT NULL")
+    return [
+        f"{kind} {name}"
+        for kind, name, sql in rows
+        if (kind, name) in expected and " ".join(sql.split()) != expected[(kind, name)]
+    ]

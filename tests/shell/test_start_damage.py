@@ -127,6 +127,50 @@ def dummy_video(monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
 
 
+@pytest.mark.parametrize(
+    ("text", "changed"),
+    [
+        (b"CHECK (seq >= 1)", b"CHECK (seq >= 9)"),  # benchmarks/corruption.py, seed 311
+        (b"players BETWEEN 2 AND 5", b"players BETWEEN 2 AND 3"),
+        (b"('playing', 'over', 'abandoned')", b"('playing', 'ovex', 'abandoned')"),
+    ],
+)
+def test_a_schema_still_sql_but_not_ours_is_moved_aside_and_said(tmp_path, table, text, changed):
+    """Issue 36: a byte that leaves the schema readable SQL but changes what it allows (a
+    file that would refuse the table's own writes) is damage: moved aside and said at the
+    start, and the next action is stored in the new database."""
+    data = (table / "games.db").read_bytes()
+    assert data.count(text) == 1
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    for each in FILES:
+        (data_dir / each).write_bytes((table / each).read_bytes())
+    (data_dir / "games.db").write_bytes(data.replace(text, changed))
+    notice = started(data_dir, dummy=False)
+    copies = moved_aside(data_dir)
+    assert len(copies) == 1 and notice is not None and copies[0] in notice
+    with Storage.open(data_dir) as storage:
+        game_id = storage.new_game(GameSetup(players=2, names=("Ann", "Bo")))
+        storage.append_action(game_id, Hint())
+        assert storage.load(game_id).actions == [Hint()]
+
+
+def test_the_schema_of_every_version_this_code_makes_is_its_own(tmp_path):
+    """The schema check knows the text this code writes: a new file, and the version 1 file
+    of an older release upgraded in place, are both taken as they are."""
+    with Storage.open(tmp_path / "new") as storage:
+        storage.new_game(GameSetup(players=2))
+    data_dir = tmp_path / "old"
+    data_dir.mkdir()
+    shutil.copyfile(
+        Path(__file__).resolve().parents[1] / "data" / "games-v1.db", data_dir / "games.db"
+    )
+    for _ in range(2):  # upgraded at the first start, ours as it is at the second
+        with Storage.open(data_dir) as storage:
+            assert storage.notice is None and storage.history()
+    assert moved_aside(tmp_path / "new") == [] and moved_aside(data_dir) == []
+
+
 @pytest.mark.parametrize("place", sorted(SCHEMA_PLACES))
 def test_every_byte_of_the_schema_text_is_a_start_not_a_traceback(tmp_path, table, place):
     """Every byte of each piece of the schema's text, set to 0x80 and to 0xFF (never text in
