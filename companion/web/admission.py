@@ -2,18 +2,22 @@
 
 :class:`Admission` stands in front of aiohttp's protocol for each connection; a peer off
 the Pi's networks, or over its address's share of connections, is closed at once,
-unread (issue 37). :class:`GatedSite` is aiohttp's TCP site with that protocol.
+unread (issue 37); a connection that carries a live page is kept to a few tables
+unread (:meth:`Admission.carry_live_page`). :class:`GatedSite` is aiohttp's TCP site
+with that protocol.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 from collections.abc import Callable
 from typing import Protocol
 
 from aiohttp import web
 
-from companion.web.limits import Gate, address_key
+from companion.web.limits import STREAM_BUFFER, STREAM_SOCKET_BUFFER, Gate, address_key
 
 
 class Gatekeeper(Protocol):
@@ -34,6 +38,10 @@ class Admission(asyncio.Protocol):
         self.inner: asyncio.Protocol | None = inner
         self.server = server
         self.key = ""
+        #: Clear while the transport's buffer is over its high-water mark (a slow reader).
+        self.writable = asyncio.Event()
+        self.writable.set()
+        self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
@@ -45,7 +53,8 @@ class Admission(asyncio.Protocol):
             why = "connections"
         else:
             self.key = key
-            assert self.inner is not None
+            assert self.inner is not None and isinstance(transport, asyncio.Transport)
+            self.transport = transport
             self.inner.connection_made(transport)
             return
         server.turn_away(why)
@@ -67,12 +76,26 @@ class Admission(asyncio.Protocol):
         return self.inner.eof_received() if self.inner is not None else None
 
     def pause_writing(self) -> None:
+        self.writable.clear()
         if self.inner is not None:
             self.inner.pause_writing()
 
     def resume_writing(self) -> None:
+        self.writable.set()
         if self.inner is not None:
             self.inner.resume_writing()
+
+    def carry_live_page(self) -> None:
+        """This connection carries a live page: :data:`STREAM_SOCKET_BUFFER` in the
+        kernel, and :attr:`writable` cleared past :data:`STREAM_BUFFER` of the server's."""
+        transport = self.transport
+        if transport is None:
+            return
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SOCKET_BUFFER)
+        transport.set_write_buffer_limits(high=STREAM_BUFFER)
 
 
 class GatedSite(web.TCPSite):

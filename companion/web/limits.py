@@ -44,9 +44,16 @@ STREAMS_PER_ADDRESS = 4
 MAX_STREAMS = 1024
 #: The addresses of the network the totals above are sized for (a /24, less the Pi).
 SIZED_FOR_ADDRESSES = 253
-#: Bytes a live page may leave unread before it is dropped (it reconnects and gets
-#: the whole table then): aiohttp's own high-water mark, a few tables' worth.
-STREAM_BUFFER = 64 * 1024
+#: A live page's unread bytes: the kernel's send buffer (``SO_SNDBUF``; Linux keeps
+#: twice this) and, past it, the server's own. Left to itself the kernel lets a
+#: never-reading page take megabytes, and every change of the table then costs a
+#: write to each of hundreds of them while the panel waits for the interpreter (issue 37).
+STREAM_SOCKET_BUFFER = 16 * 1024
+#: Over this many bytes in the server's buffer a live page is behind: it gets no new
+#: event until it has taken them (then the table now: each event is the whole table),
+#: and is dropped if it has not within the server's ``WRITE_TIMEOUT``. With the
+#: kernel's part, at most 64 KiB and an event unread.
+STREAM_BUFFER = 16 * 1024
 #: How often at most the loop's errors (a failed ``accept()``) are said, with a count.
 ERROR_LOG_SECONDS = 60.0
 #: Keys a per-address counter keeps before forgetting the idle ones.

@@ -67,7 +67,6 @@ from companion.web.limits import (
     MAX_STREAMS,
     PAIR_TRIES_PER_ADDRESS,
     PAIR_WINDOW,
-    STREAM_BUFFER,
     STREAMS_PER_ADDRESS,
     Gate,
     Network,
@@ -225,7 +224,9 @@ class WebServer:
         self._thread: threading.Thread | None = None
         self._stopped: asyncio.Event | None = None
         self._changed: asyncio.Event | None = None
-        self._encoded: tuple[int, bytes] = (-1, b"")
+        #: The latest snapshot's revision, its JSON and its live-page event: encoded
+        #: once per change, whatever the number of pages.
+        self._encoded: tuple[int, bytes, bytes] = (-1, b"", b"")
         #: The port listened on (the one asked, or the one the system gave for port 0).
         self.bound_port: int | None = None
         #: Set once the server listens, or gave up (then :attr:`failure` says why).
@@ -433,7 +434,8 @@ class WebServer:
             raise
         if not response.prepared:
             response.headers.update(SECURITY_HEADERS)
-        if request.query.get("code"):  # first visit: a cookie, so later requests need no URL
+        # first visit: a cookie, so later requests need no URL (a live page sets its own)
+        if request.query.get("code") and not response.prepared:
             response.set_cookie(
                 COOKIE, self.code, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Strict"
             )
@@ -459,12 +461,15 @@ class WebServer:
             raise web.HTTPNotFound()
         return self._static_response(request, name)
 
-    def _encoded_snapshot(self) -> tuple[int, bytes, int]:
-        """The latest snapshot as JSON, encoded once per change; its revision and id."""
+    def _encoded_snapshot(self) -> tuple[int, bytes, bytes]:
+        """The latest snapshot's revision, its JSON and its event (the action count as
+        the event's id), encoded once per change."""
         revision, snapshot = self.board.latest()
         if self._encoded[0] != revision:
-            self._encoded = (revision, orjson.dumps(snapshot.to_json()))
-        return revision, self._encoded[1], snapshot.actions
+            body = orjson.dumps(snapshot.to_json())
+            event = b"id: %d\nevent: table\ndata: %s\n\n" % (snapshot.actions, body)
+            self._encoded = (revision, body, event)
+        return self._encoded
 
     async def _snapshot(self, request: web.Request) -> web.Response:
         _, body, _ = self._encoded_snapshot()
@@ -472,8 +477,9 @@ class WebServer:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """The live page: at most :data:`STREAMS_PER_ADDRESS` per address (and
-        :data:`MAX_STREAMS` in all); a phone that leaves :data:`STREAM_BUFFER` bytes
-        unread, or takes no event in :data:`WRITE_TIMEOUT` seconds, is dropped."""
+        :data:`MAX_STREAMS` in all); a phone behind (:data:`STREAM_BUFFER` bytes unread)
+        gets no event until it has taken them, and is dropped if it has not within
+        :data:`WRITE_TIMEOUT` seconds."""
         key = address_key(request.remote)
         if not self.stream_places.take(key):
             self.turn_away("streams")
@@ -498,6 +504,11 @@ class WebServer:
                 COOKIE, code, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Strict"
             )
         response.force_close()  # a stream that ends (a new code) ends its connection
+        transport = request.transport
+        connection = transport.get_protocol() if transport is not None else None
+        if transport is None or not isinstance(connection, Admission):
+            return response  # the phone is gone
+        connection.carry_live_page()
         try:
             await response.prepare(request)
             # Whatever Last-Event-ID says, the first event is the table now: each event is
@@ -505,29 +516,28 @@ class WebServer:
             sent = -1
             loop = asyncio.get_running_loop()
             written = loop.time()
-            while self.code == code:
+            while self.code == code and not transport.is_closing():
                 changed = self._changed
                 assert changed is not None
-                transport = request.transport
-                if transport is None or transport.is_closing():
-                    break  # the phone is gone
-                revision, body, actions = self._encoded_snapshot()
+                revision, _, event = self._encoded_snapshot()
                 if revision != sent:
-                    if transport.get_write_buffer_size() > STREAM_BUFFER:
-                        transport.abort()  # a reader this slow reconnects, to the table now
-                        self.turn_away("slow reader")
-                        break
-                    message = b"id: %d\nevent: table\ndata: %s\n\n" % (actions, body)
-                    await asyncio.wait_for(response.write(message), WRITE_TIMEOUT)
+                    async with asyncio.timeout(WRITE_TIMEOUT):
+                        if not connection.writable.is_set():  # behind: see _events
+                            await connection.writable.wait()
+                            continue  # then the table now
+                        await response.write(event)
                     sent, written = revision, loop.time()
                     continue
                 try:
-                    await asyncio.wait_for(changed.wait(), CHECK_SECONDS)
+                    async with asyncio.timeout(CHECK_SECONDS):
+                        await changed.wait()
                 except TimeoutError:
                     if loop.time() - written >= KEEPALIVE_SECONDS:
-                        await asyncio.wait_for(response.write(b": keep-alive\n\n"), WRITE_TIMEOUT)
+                        async with asyncio.timeout(WRITE_TIMEOUT):
+                            await response.write(b": keep-alive\n\n")
                         written = loop.time()
         except TimeoutError:  # a phone too slow: it reconnects and gets the table then
+            transport.abort()
             self.turn_away("slow reader")
         except ConnectionError:
             pass  # a phone gone

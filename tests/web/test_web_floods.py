@@ -7,6 +7,7 @@ server), then checks that another address is served as if nothing happened.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import ipaddress
 import json
@@ -227,7 +228,6 @@ def test_connections_are_limited_per_address_and_the_lan_only(loop):
 def test_a_live_page_that_never_reads_is_dropped(monkeypatch, served):
     """A slow reader is dropped once its unread bytes pass the bound (it reconnects and
     gets the table then): its memory never grows with the table's changes."""
-    monkeypatch.setattr(server_module, "STREAM_BUFFER", 16 * 1024)
     monkeypatch.setattr(server_module, "WRITE_TIMEOUT", 1.0)
     slow = Idle(served, "127.0.0.40", STREAM)
     assert wait_for(lambda: served.streams == 1)
@@ -241,6 +241,39 @@ def test_a_live_page_that_never_reads_is_dropped(monkeypatch, served):
         number += 1
         time.sleep(0.001)
     assert wait_for(lambda: served.streams == 0)
+    slow.sock.close()
+
+
+def test_a_page_behind_gets_nothing_more_and_an_honest_one_every_event(monkeypatch, served):
+    """A never-reading page is behind once the kernel's small buffer and the server's
+    :data:`~limits.STREAM_BUFFER` are full: no more events are written to it (its
+    unread bytes stay bounded), it is dropped after ``WRITE_TIMEOUT``; a page that
+    reads, meanwhile, gets every change, in order."""
+    monkeypatch.setattr(server_module, "WRITE_TIMEOUT", 2.0)
+    slow = Idle(served, "127.0.0.41", STREAM)
+    honest = socket.create_connection(("127.0.0.1", served.bound_port), timeout=10)
+    honest.sendall(STREAM)
+    assert wait_for(lambda: served.streams == 2)
+    controller = controller_for(memory_game())
+    snapshots = [build_snapshot(controller, game_key=str(n)) for n in range(2, 42)]
+    for snapshot in snapshots:
+        served.board.publish(snapshot)
+        time.sleep(0.01)
+    received = b""
+    while received.count(b"\n\n") < len(snapshots) + 1:  # each event ends so
+        received += honest.recv(65536)
+    keys = [line for line in received.split(b"\n") if line.startswith(b"data: ")]
+    assert [json.loads(k[6:])["game"] for k in keys[1:]] == [str(n) for n in range(2, 42)]
+    assert wait_for(lambda: served.turned_away.get("slow reader") == 1, 10)
+    assert served.streams == 1  # the honest page stays
+    taken = b""
+    slow.sock.settimeout(5)
+    with contextlib.suppress(ConnectionError):
+        while chunk := slow.sock.recv(65536):
+            taken += chunk
+    assert 0 < taken.count(b"event: table") < len(snapshots) // 2  # the rest never written
+    assert len(taken) < 64 * 1024
+    honest.close()
     slow.sock.close()
 
 
