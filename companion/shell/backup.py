@@ -41,6 +41,7 @@ from companion.storage import (
 )
 from companion.vocabulary.records import GameToImport, ImportedGame
 from engine.log import LogFormatError, LogRuleError, replay_log
+from hardware.os_words import reason_in_words
 
 __all__ = [
     "METADATA_PREFIX",
@@ -92,12 +93,14 @@ class Refusal(Struct, frozen=True):
     """A file ``import`` refused: where, why, and the exit code ``replay`` would give it."""
 
     path: Path
-    line: int
+    line: int | None
+    """The line at fault; None for the file as a whole (missing, unreadable, a folder)."""
     reason: str
     code: int = EXIT_INVALID_LOG
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.reason}"
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        return f"{where}: {self.reason}"
 
 
 class ImportSummary(Struct):
@@ -251,7 +254,7 @@ def _expand(paths: list[Path], refusals: list[Refusal]) -> list[Path]:
         if path.is_dir():
             found = sorted(p for p in path.iterdir() if p.name.endswith(LOG_SUFFIX))
             if not found:
-                refusals.append(Refusal(path, 1, f"the folder holds no {LOG_SUFFIX} log"))
+                refusals.append(Refusal(path, None, f"the folder holds no {LOG_SUFFIX} log"))
             files.extend(found)
         else:
             files.append(path)
@@ -264,8 +267,8 @@ def _read_one(path: Path, partial: bool) -> tuple[GameToImport, str | None] | Re
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         return Refusal(path, 1, "the file is not UTF-8 text")
-    except OSError as error:
-        return Refusal(path, 1, f"cannot read the file: {_why(error)}")
+    except OSError as error:  # the words `replay` says too: one sentence everywhere
+        return Refusal(path, None, f"cannot read the file: {reason_in_words(error)}")
     metadata = _metadata(path, text)
     if isinstance(metadata, Refusal):
         return metadata

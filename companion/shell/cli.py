@@ -101,7 +101,9 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
     export = commands.add_parser("export", help="print a stored game as a hanabi-log/1 log")
     data_dir_option(export)
     which = export.add_mutually_exclusive_group()
-    which.add_argument("--game", type=int, help="game number (default: the latest)")
+    which.add_argument(
+        "--game", type=int, help="game number (default: the game in play, else the latest)"
+    )
     which.add_argument(
         "--all",
         type=Path,

@@ -255,7 +255,8 @@ def test_a_refused_import_leaves_no_data_directory_behind(tmp_path, capsys):
     assert code == 2 and not data.exists()
     missing = tmp_path / "gone.jsonl"
     code, _, err = run(capsys, "import", str(missing), "--data-dir", str(data))
-    assert code == 2 and f"{missing}:1: cannot read the file: No such file or directory" in err
+    # the sentence `replay` says for a missing file (issue 33: one sentence everywhere)
+    assert code == 2 and f"{missing}: cannot read the file: it does not exist\n" in err
     assert "Errno" not in err and not data.exists()
 
 

@@ -383,3 +383,21 @@ def test_the_readme_keys_table_lists_every_key():
         else:
             assert name in spelled, name
     assert "1`–`5" in keys_column
+
+
+def test_export_prints_the_game_in_play_by_default(tmp_path):
+    """Issue 33: a game taken up again from the history is older than the abandoned game
+    after it; `export` without --game prints the game in play, not the newest."""
+    with Storage.open(tmp_path) as storage:
+        kept = storage.new_game(GameSetup(players=2, names=("Ann", "Bo")))
+        storage.append_action(kept, Hint())
+        storage.append_action(kept, Hint())
+        newer = storage.new_game(GameSetup(players=3, names=("Cy", "Di", "Ed")))
+        storage.reopen(kept)  # the newer one is abandoned, the older one in play again
+    done = command("export", "--data-dir", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert '"names": ["Ann", "Bo"]' in done.stdout.splitlines()[0]
+    lines = [line for line in done.stdout.splitlines() if not line.startswith("#")]
+    assert len(lines) == 3  # the header and its two hints
+    newest = command("export", "--data-dir", str(tmp_path), "--game", str(newer))
+    assert newest.returncode == 0 and '"Cy"' in newest.stdout.splitlines()[0]

@@ -10,6 +10,7 @@ from companion.shell.commands.stored import open_storage, storage_to_read
 from companion.storage import (
     DamagedGameError,
     DataDirLock,
+    Storage,
     StorageError,
     default_data_dir,
     end_line,
@@ -29,7 +30,7 @@ def export_command(args: argparse.Namespace) -> int:
         print("hanabi-companion: no game stored yet", file=sys.stderr)
         return 1
     try:
-        game_id = args.game if args.game is not None else storage.latest_game_id()
+        game_id = args.game if args.game is not None else _game_in_play(storage)
         if game_id is None:
             print("hanabi-companion: no game stored yet", file=sys.stderr)
             return 1
@@ -53,6 +54,16 @@ def export_command(args: argparse.Namespace) -> int:
         return 1
     finally:
         storage.close()
+
+
+def _game_in_play(storage: Storage) -> int | None:
+    """The game ``export`` prints by default: the one in play (a game taken up again from
+    the history is older than the abandoned ones after it), else the latest stored."""
+    try:
+        playing = storage.unfinished()
+    except DamagedGameError as error:  # in play, but damaged: export says how far it reads
+        return error.game_id
+    return playing.id if playing is not None else storage.latest_game_id()
 
 
 def export_all_command(args: argparse.Namespace) -> int:
