@@ -495,7 +495,8 @@ def test_uninstall_keeps_the_games(appliance: Appliance) -> None:
 #: property and fuzz tests are left to the host: their hundreds of generated
 #: games take minutes here and 30+ minutes under emulation.
 PURE_TESTS = (
-    "tests/engine/test_game.py tests/engine/test_log.py tests/engine/test_setup.py "
+    "tests/engine/test_game.py tests/engine/test_game_variants.py tests/engine/test_log.py "
+    "tests/engine/test_setup.py "
     "tests/engine/test_cards.py tests/engine/test_errors.py tests/core/test_controller_entry.py "
     "tests/core/test_controller_setup.py tests/core/test_controller_navigation.py engine"
 )
