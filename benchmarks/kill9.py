@@ -26,48 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from support.writer_model import WriterModel  # noqa: E402
+from support.writer_model import WRITER, WriterModel  # noqa: E402
 
 from companion.shell.commands.stored import storage_notice_in_english  # noqa: E402
 from companion.storage import DataDirLock, Storage  # noqa: E402
-
-WRITER = """
-import random, sys
-from pathlib import Path
-from companion.storage import DataDirLock, Storage
-from engine import GameSetup
-from engine.log import action_to_dict, dump_line
-from engine.table import SimulatedTable
-
-def say(*words):
-    print(*words, flush=True)
-
-rng = random.Random(int(sys.argv[2]))
-lock = DataDirLock(Path(sys.argv[1]))
-storage = Storage.open(Path(sys.argv[1]))
-while True:
-    setup = GameSetup(players=rng.randint(2, 5))
-    say("new")
-    game_id = storage.new_game(setup)
-    say("ok", game_id)
-    table = SimulatedTable(setup, random.Random(rng.random()), skill=1.0)
-    while not table.game.is_over:
-        action = table.step()
-        line = dump_line(action_to_dict(action))
-        say("append", game_id, line)
-        storage.append_action(game_id, action)
-        say("ok")
-        if rng.random() < 0.2:
-            say("undo", game_id)
-            storage.drop_last_action(game_id)
-            say("ok")
-            say("append", game_id, line)
-            storage.append_action(game_id, action)
-            say("ok")
-    say("finish", game_id)
-    storage.finish(game_id, table.game)
-    say("ok")
-"""
 
 
 def one_round(data_dir: Path, seed: int, earlier: dict[int, str]) -> tuple[int, list[str]]:

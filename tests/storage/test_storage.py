@@ -7,22 +7,16 @@ moments; damaged, foreign and truncated files must be moved aside intact.
 import os
 import random
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
-import time
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from support.writer_model import WriterModel
 
 from companion.storage import (
     APPLICATION_ID,
-    FINDINGS_NAME,
-    LEDGER_NAME,
     SCHEMA_VERSION,
     DamagedGameError,
     GameStateError,
@@ -696,214 +690,6 @@ def test_a_journal_left_without_its_database_is_not_replayed(tmp_path):
         assert storage.notice is not None and moved in storage.notice
         assert (data_dir / moved).read_bytes() == wal
         assert_fresh_and_working(storage)
-
-
-# -- the data directory ----------------------------------------------------------
-
-
-def test_a_data_directory_that_is_a_file_is_a_storage_error(tmp_path):
-    (tmp_path / "data").write_text("")
-    with pytest.raises(StorageError, match="is a file, not a directory"):
-        open_storage(tmp_path / "data")
-    with pytest.raises(StorageError, match="Could not create the data directory"):
-        open_storage(tmp_path / "data" / "below")
-
-
-def test_a_database_path_that_is_a_directory_is_a_storage_error(tmp_path):
-    (tmp_path / "games.db").mkdir()
-    with pytest.raises(StorageError, match="not a regular file"):
-        open_storage(tmp_path)
-    assert (tmp_path / "games.db").is_dir()
-
-
-def open_unprivileged(data_dir):
-    """Open the storage in a forked child that is not root (root may write anywhere).
-
-    Returns the StorageError message, or "opened".
-    """
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: report and leave without running pytest's clean-up
-        message = "the child failed"
-        try:
-            if os.geteuid() == 0:
-                os.setgid(65534)  # nobody
-                os.setuid(65534)
-            Storage.open(data_dir).close()
-            message = "opened"
-        except StorageError as error:
-            message = str(error)
-        finally:
-            os.write(write_end, message.encode())
-            os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as pipe:
-        message = pipe.read().decode()
-    os.waitpid(pid, 0)
-    return message
-
-
-@pytest.fixture
-def shared_dir():
-    """A directory that an unprivileged child can reach (pytest's tmp_path is root's only)."""
-    path = Path(tempfile.mkdtemp(prefix="storage-test-"))
-    path.chmod(0o711)
-    yield path
-    for directory in (path, *path.rglob("*")):
-        if directory.is_dir():
-            directory.chmod(0o700)
-    shutil.rmtree(path)
-
-
-def test_a_read_only_data_directory_is_a_storage_error(shared_dir):
-    data_dir = shared_dir / "data"
-    data_dir.mkdir(mode=0o555)
-    assert open_unprivileged(data_dir) == (
-        f"The data directory {data_dir} is not writable, so the games cannot be saved;"
-        " check its owner and permissions"
-    )
-    assert open_unprivileged(data_dir / "below").startswith(
-        f"Could not create the data directory {data_dir / 'below'}: Permission denied"
-    )
-    assert list(data_dir.iterdir()) == []
-
-
-def test_a_read_only_database_file_is_a_storage_error(shared_dir):
-    data_dir = shared_dir / "data"
-    data_dir.mkdir()
-    data_dir.chmod(0o777)
-    open_storage(data_dir).close()
-    (data_dir / LEDGER_NAME).chmod(0o666)  # made by root, opened by nobody
-    (data_dir / FINDINGS_NAME).chmod(0o666)
-    (data_dir / "games.db").chmod(0o444)
-    before = sorted(path.name for path in data_dir.iterdir())
-    assert "is read-only, so the games cannot be saved" in open_unprivileged(data_dir)
-    # nothing left behind (read-only -wal and -shm files once made every later write fail)
-    assert sorted(path.name for path in data_dir.iterdir()) == before
-    (data_dir / "games.db").chmod(0o666)
-    assert open_unprivileged(data_dir) == "opened"
-
-
-def test_read_only_journal_files_are_named_at_start(shared_dir):
-    """-wal and -shm files left read-only (as an older version's refused start left them)
-    would make every action fail with "attempt to write a readonly database": the start
-    names the file instead, and changes nothing."""
-    data_dir = shared_dir / "data"
-    data_dir.mkdir()
-    data_dir.chmod(0o777)
-    with open_storage(data_dir) as storage:
-        storage.new_game(GameSetup(players=2))
-    (data_dir / "games.db").chmod(0o666)
-    (data_dir / LEDGER_NAME).chmod(0o666)
-    (data_dir / FINDINGS_NAME).chmod(0o666)
-    for side in ("-wal", "-shm"):  # as the refused start left them: empty, read-only
-        Path(f"{data_dir / 'games.db'}{side}").touch(mode=0o444)
-    before = sorted(path.name for path in data_dir.iterdir())
-    message = open_unprivileged(data_dir)
-    assert "The journal file" in message and "is read-only" in message
-    assert sorted(path.name for path in data_dir.iterdir()) == before
-
-
-# -- a killed writer ------------------------------------------------------------------
-
-WRITER = """
-import random, sys
-from pathlib import Path
-from companion.storage import Storage
-from engine import GameSetup
-from engine.log import action_to_dict, dump_line
-from engine.table import SimulatedTable
-
-def say(*words):
-    print(*words, flush=True)
-
-rng = random.Random(int(sys.argv[2]))
-storage = Storage.open(Path(sys.argv[1]))
-while True:
-    setup = GameSetup(players=rng.randint(2, 5))
-    say("new")
-    game_id = storage.new_game(setup)
-    say("ok", game_id)
-    table = SimulatedTable(setup, random.Random(rng.random()), skill=1.0)
-    while not table.game.is_over:
-        action = table.step()
-        line = dump_line(action_to_dict(action))
-        say("append", game_id, line)
-        storage.append_action(game_id, action)
-        say("ok")
-        if rng.random() < 0.2:
-            say("undo", game_id)
-            storage.drop_last_action(game_id)
-            say("ok")
-            say("append", game_id, line)
-            storage.append_action(game_id, action)
-            say("ok")
-    say("finish", game_id)
-    storage.finish(game_id, table.game)
-    say("ok")
-"""
-
-
-@pytest.mark.parametrize("seed", range(5))
-def test_a_killed_writer_loses_at_most_the_unconfirmed_action(tmp_path, seed):
-    rng = random.Random(seed)
-    model = WriterModel()
-    target = rng.randint(3, 150)
-    writer = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(tmp_path), str(seed)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        while model.confirmed < target:
-            message = writer.stdout.readline()
-            assert message, f"the writer stopped: {writer.stderr.read()}"
-            model.feed(message)
-        time.sleep(rng.uniform(0, 0.005))  # a random moment, mid-call or between calls
-        os.kill(writer.pid, signal.SIGKILL)
-        writer.wait()
-        rest = writer.stdout.read()
-    finally:
-        if writer.poll() is None:
-            writer.kill()
-            writer.wait()
-        writer.stdout.close()
-        writer.stderr.close()
-    assert writer.returncode == -signal.SIGKILL
-    for message in rest.splitlines(keepends=True):
-        if message.endswith("\n"):  # a line cut by the kill was never confirmed
-            model.feed(message)
-    assert model.lines, "the writer never confirmed a new game"
-
-    with open_storage(tmp_path) as storage:
-        assert storage.notice is None
-        latest = max(model.lines)
-        if model.pending == ("new",):
-            assert storage.latest_game_id() in (latest, latest + 1)
-        else:
-            assert storage.latest_game_id() == latest
-        for game_id in model.lines:
-            stored = storage.load(game_id)  # parses and replays, or raises
-            allowed_lines, allowed_status = model.allowed(game_id)
-            lines = storage.export(game_id).splitlines()[1:]
-            assert lines in allowed_lines
-            assert len(model.lines[game_id]) - 1 <= len(lines) <= len(model.lines[game_id]) + 1
-            assert stored.status in allowed_status
-
-
-def test_the_writer_model_accepts_only_what_was_confirmed_or_pending():
-    model = WriterModel()
-    for message in ("new", "ok 1", "append 1 A", "ok", "append 1 B"):
-        model.feed(message + "\n")
-    assert model.allowed(1) == ([["A"], ["A", "B"]], {"playing"})
-    model.feed("ok\n")
-    model.feed("undo 1\n")
-    assert model.allowed(1) == ([["A", "B"], ["A"]], {"playing"})
-    assert model.confirmed == 3
-    model.feed("ok\n")
-    assert model.lines == {1: ["A"]}
 
 
 def test_default_data_dir_follows_systemd_then_xdg(monkeypatch, tmp_path):

@@ -1,6 +1,47 @@
 """What a writer process said it was doing and what it confirmed: the kill -9 tests' and
 ``benchmarks/kill9.py``'s model of the games a killed writer may leave on disk."""
 
+#: The writer process (``python -c WRITER DATA_DIR SEED``): simulated games stored action by
+#: action, the data directory locked as the companion locks it, each call said before it is
+#: made (a line) and once it returned (``ok``), for :class:`WriterModel` to follow.
+WRITER = """
+import random, sys
+from pathlib import Path
+from companion.storage import DataDirLock, Storage
+from engine import GameSetup
+from engine.log import action_to_dict, dump_line
+from engine.table import SimulatedTable
+
+def say(*words):
+    print(*words, flush=True)
+
+rng = random.Random(int(sys.argv[2]))
+lock = DataDirLock(Path(sys.argv[1]))
+storage = Storage.open(Path(sys.argv[1]))
+while True:
+    setup = GameSetup(players=rng.randint(2, 5))
+    say("new")
+    game_id = storage.new_game(setup)
+    say("ok", game_id)
+    table = SimulatedTable(setup, random.Random(rng.random()), skill=1.0)
+    while not table.game.is_over:
+        action = table.step()
+        line = dump_line(action_to_dict(action))
+        say("append", game_id, line)
+        storage.append_action(game_id, action)
+        say("ok")
+        if rng.random() < 0.2:
+            say("undo", game_id)
+            storage.drop_last_action(game_id)
+            say("ok")
+            say("append", game_id, line)
+            storage.append_action(game_id, action)
+            say("ok")
+    say("finish", game_id)
+    storage.finish(game_id, table.game)
+    say("ok")
+"""
+
 
 class WriterModel:
     """What the writer said it was doing, and what it confirmed."""
