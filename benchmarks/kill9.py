@@ -79,8 +79,7 @@ def one_round(data_dir: Path, seed: int, earlier: dict[int, str]) -> tuple[int, 
         for game_id in model.lines:
             status = storage.load(game_id).status.value  # parses and replays, or raises
             allowed_lines, allowed_status = model.allowed(game_id)
-            text = storage.export(game_id)
-            lines = [line for line in text.splitlines()[1:] if not line.startswith("#")]
+            lines = storage.export(game_id).splitlines()[1:]
             if lines not in allowed_lines:
                 problems.append(f"game {game_id}: {len(lines)} lines, not what was confirmed")
             if status not in allowed_status:
