@@ -45,7 +45,7 @@ class EntryKind(Enum):
 
     PLAY = "play"
     DISCARD = "discard"
-    HINT = "hint"  # only with hand memory: without it a hint is one press
+    HINT = "hint"  # at the content and slots levels: at the count level a hint is one press
 
 
 #: On the entry screen, the buttons act as soft keys under the choices shown.
@@ -67,15 +67,16 @@ NOT_YET_COMPLETE = frozenset({"slot_needed", "hint_needs_slots"})
 
 
 class Entry(Struct):
-    """The play, the discard or (with hand memory) the hint being entered, as far as
-    it is entered."""
+    """The play, the discard or (at the content and slots levels) the hint being
+    entered, as far as it is entered."""
 
     kind: EntryKind | None  # None: a card was scanned first, "play or discard?"
     color: Color | None = None
     rank: int | None = None
     announce: Color | None = None
     choosing_announce: bool = False
-    #: A hint's receiver (a seat), its clue (a colour or a rank) and the slots it touched.
+    #: A hint's receiver (a seat), its clue (a colour or a rank) and the slots it touched
+    #: (hand memory; at the content level the clue records it, the receiver if known).
     to: int | None = None
     clue: Clue | None = None
     touched: tuple[int, ...] = ()
@@ -97,11 +98,12 @@ class Entry(Struct):
 
     def action(self, player: int, *, hand_memory: bool = False) -> Action | None:
         """The action entered, or None while something is missing."""
-        if self.kind is EntryKind.HINT:
-            if self.to is None or self.clue is None:
+        if self.kind is EntryKind.HINT:  # the content level: the clue, a receiver if known
+            if self.clue is None or (hand_memory and self.to is None):
                 return None
             color, rank = clue_parts(self.clue)
-            return Hint(self.to, color, rank, player=player, slots=tuple(sorted(self.touched)))
+            slots = tuple(sorted(self.touched)) if hand_memory else None
+            return Hint(self.to, color, rank, player=player, slots=slots)
         card = self.card
         if card is None or self.kind is None or (hand_memory and self.slot is None):
             return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.core.effects import Effect, Happened, Info, LoadHistory, ResumeGame
+from companion.core.hint_level import UNKNOWN_HINT_LEVEL, HintLevel
 from companion.core.results import GameLoaded, GameUnreadable, HistoryLoaded, HistoryUnreadable
 from companion.core.state import ControllerState, GamePage, game_screen
 from engine.game import Game
@@ -83,10 +84,11 @@ class HistoryFlow(ControllerState):
             self.history = (self.history[0] + games, self.history[1])
         self.history_more = more
 
-    def take_up(self, game: Game) -> None:
+    def take_up(self, game: Game, hint_level: HintLevel | None = None) -> None:
         """Play on a game taken up again (resumed from the history): its screen, its
-        last action said, as after a restart."""
+        last action said, as after a restart; its hint level as stored with it."""
         self.game = game
+        self.hint_content = (hint_level or UNKNOWN_HINT_LEVEL) is HintLevel.CONTENT
         self.entry = None
         self.preview = None
         self.page = GamePage.TABLE
@@ -105,6 +107,6 @@ class HistoryFlow(ControllerState):
             self.history_more = False
             self.message = Info("history_unreadable")
         elif isinstance(result, GameLoaded):
-            self.take_up(result.game)
+            self.take_up(result.game, result.hint_level)
         else:  # kept aside by the storage; the game in play goes on
             self.message = Info("game_damaged_kept_aside", (("game", result.game_id),))

@@ -246,17 +246,26 @@ def hint_event_text(lang: str, event: Event, names: tuple[str, ...]) -> str:
     'Ann told Bo: yellow'
     >>> hint_event_text("en", game.apply(Hint()), game.setup.names)
     'Bo gave a hint'
+    >>> hint_event_text("en", game.apply(Hint(rank=3)), game.setup.names)
+    'Cy hinted 3s'
     """
     name = names[event.player]
     action = event.action
-    if not isinstance(action, Hint) or action.to is None or not 0 <= action.to < len(names):
+    if not isinstance(action, Hint):
         return tr(lang, "ev_hint", name=name)
-    receiver = names[action.to]
+    clue = None
     if action.color is not None:
         clue = color_name(lang, action.color)
     elif action.rank is not None:
         clue = tr(lang, "clue_rank", rank=action.rank)
-    else:
+    if action.to is None or not 0 <= action.to < len(names):  # the content level: no receiver
+        return (
+            tr(lang, "ev_hint", name=name)
+            if clue is None
+            else tr(lang, "ev_hint_clue_only", name=name, clue=clue)
+        )
+    receiver = names[action.to]
+    if clue is None:
         return tr(lang, "ev_hint_to", name=name, receiver=receiver)
     if action.slots is None:
         return tr(lang, "ev_hint_clue", name=name, receiver=receiver, clue=clue)

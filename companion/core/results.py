@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 from companion.core.effects import Info
+from companion.core.hint_level import HintLevel
 from companion.vocabulary.phone import PairedPhone
 from engine.game import Game
 
@@ -42,9 +43,11 @@ class HistoryUnreadable(Struct, frozen=True):
 
 class GameLoaded(Struct, frozen=True):
     """A game taken up again from the history (the answer to
-    :class:`~companion.core.effects.ResumeGame`): it is played on."""
+    :class:`~companion.core.effects.ResumeGame`): it is played on, at the hint level
+    stored with it (None: stored without one)."""
 
     game: Game
+    hint_level: HintLevel | None = None
 
 
 class GameUnreadable(Struct, frozen=True):
@@ -59,6 +62,8 @@ class NotStored(Struct, frozen=True):
 
     game: Game | None
     message: Info
+    #: What the stored game records of a hint (None: the level in play stays).
+    hint_level: HintLevel | None = None
 
 
 class PhonesServed(Struct, frozen=True):

@@ -8,8 +8,9 @@ Start.
 from __future__ import annotations
 
 from companion.core import i18n
-from companion.core.draft import MAX_NAME_LENGTH, SETUP_ROWS, step_language
+from companion.core.draft import HINT_LEVEL_ROW, MAX_NAME_LENGTH, SETUP_ROWS, step_language
 from companion.core.effects import Beep, Effect, Info, Refused, SaveSettings, StartGame
+from companion.core.hint_level import HintLevel
 from companion.core.state import (
     NEXT_VALUE,
     PREVIOUS_VALUE,
@@ -79,14 +80,16 @@ class SetupFlow(ControllerState):
                 draft.names.append("")
         elif row == "language":
             step_language(draft, step)
+        elif row == HINT_LEVEL_ROW:
+            levels = list(HintLevel)
+            draft.choose_hint_level(levels[(levels.index(draft.hint_level) + step) % len(levels)])
+            # said once, as hand memory is chosen: how to hold the cards
+            slots = draft.hint_level is HintLevel.SLOTS
+            self.message = Info("hand_memory_how_to_hold") if slots else None
         elif row in OPTION_NAMES:
             choices = draft.options.choices(row)
             index = choices.index(draft.options.value(row)) + step
             draft.options = draft.options.with_value(row, choices[index % len(choices)])
-            if row == "hand_memory":  # said once, as it is turned on: how to hold the cards
-                self.message = (
-                    Info("hand_memory_how_to_hold") if draft.options.hand_memory else None
-                )
 
     def _edit_name(self, event: InputEvent) -> list[Effect]:
         draft, seat = self.draft, self.editing_name
@@ -114,9 +117,11 @@ class SetupFlow(ControllerState):
             )
             return [Beep("refused")]
         self.game = Game(setup)
+        level = self.draft.hint_level
+        self.hint_content = level is HintLevel.CONTENT
         self.screen = Screen.GAME
         self.entry = None
         self.preview = None
         self.page = GamePage.TABLE
         self.message = None
-        return [SaveSettings(self.draft.to_settings()), StartGame(setup)]
+        return [SaveSettings(self.draft.to_settings()), StartGame(setup, level)]

@@ -28,6 +28,7 @@ from companion.core.effects import (
     Refused,
     Undone,
 )
+from companion.core.hint_level import UNKNOWN_HINT_LEVEL, HintLevel
 from companion.core.i18n import tr
 from companion.vocabulary.phone import PairedPhone, PhoneMove, PhonePair
 from engine.actions import Action
@@ -97,9 +98,14 @@ class ControllerState:
         game: Game | None = None,
         *,
         clock: Callable[[], str] | None = None,
+        hint_level: HintLevel | None = None,
     ) -> None:
         self.draft = draft
         self.game = game
+        #: Without hand memory, whether the game in play records a hint's colour or rank
+        #: (the content level) or only that it was given (count): set with the game, from
+        #: the set-up or as stored with it (a game stored without a level: count).
+        self.hint_content = (hint_level or UNKNOWN_HINT_LEVEL) is HintLevel.CONTENT
         self.screen = game_screen(game)
         self.entry: Entry | None = None
         self.preview: Event | IllegalAction | None = None
@@ -197,6 +203,11 @@ class ControllerState:
     def hand_memory(self) -> bool:
         """Whether the game in play records slots (the option ``hand_memory``)."""
         return self.game is not None and self.game.setup.options.hand_memory
+
+    @property
+    def hint_level(self) -> HintLevel:
+        """What the game in play records of a hint: slots (hand memory), content or count."""
+        return HintLevel.of(hand_memory=self.hand_memory, content=self.hint_content)
 
     @property
     def pages(self) -> tuple[GamePage, ...]:

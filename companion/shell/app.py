@@ -38,6 +38,7 @@ from companion.core.controller import (
     FinishGame,
     GameLoaded,
     GameUnreadable,
+    HintLevel,
     HistoryLoaded,
     HistoryUnreadable,
     Info,
@@ -71,7 +72,13 @@ from companion.panel.screens import Renderer, Target
 from companion.panel.sleeping import Sleeper
 from companion.shell import sdnotify
 from companion.shell.config import Config
-from companion.storage import DamagedGameError, Storage, StorageError, StorageFullError
+from companion.storage import (
+    DamagedGameError,
+    Storage,
+    StorageError,
+    StorageFullError,
+    game_hint_level,
+)
 from companion.vocabulary.phone import (
     Answer,
     PhoneEvent,
@@ -112,6 +119,7 @@ def draft_from_config(config: Config) -> SetupDraft:
         players=game.players,
         options=game.options,
         language=config.screen.language,
+        hint_content=game.hints is not HintLevel.COUNT,
     )
 
 
@@ -143,9 +151,15 @@ def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]
             # I/O error) leaves it for the next start.
             with contextlib.suppress(StorageError):
                 storage.finish(game_id, game)
-    controller = Controller(draft, game, clock=utc_now)
+    level = None if game_id is None else stored_hint_level(storage, game_id)
+    controller = Controller(draft, game, clock=utc_now, hint_level=level)
     controller.handle(StartupNotice(notice))
     return controller, game_id
+
+
+def stored_hint_level(storage: Storage, game_id: int) -> HintLevel | None:
+    """What a stored game records of a hint, as kept with it (None: nothing kept)."""
+    return HintLevel.from_word(game_hint_level(storage, game_id))
 
 
 #: The refusal of an action the storage could not save, by SQLite's primary result code.
@@ -598,15 +612,17 @@ class App:
         is shown: what the screen showed had been stored.
         """
         game = None
+        level = self.controller.hint_level
         try:
             if self.game_id is not None:
                 stored = self.storage.load(self.game_id)
                 if stored.status is not GameStatus.ABANDONED:
                     game = stored.replay()
+                    level = stored_hint_level(self.storage, self.game_id) or level
         except StorageError as error:
             log.warning("%s", error)
             game = None if before is None else Game.replay(*before)
-        self.controller.handle(NotStored(game, message or Info("storage_full")))
+        self.controller.handle(NotStored(game, message or Info("storage_full"), level))
 
     def show_tokens(self) -> None:
         """Light the token LEDs (if any) for the game on screen."""
@@ -624,7 +640,8 @@ class App:
             self.controller.handle(GameUnreadable(game_id))
             return
         self.game_id = game_id
-        self.controller.handle(GameLoaded(Game.replay(stored.setup, stored.actions)))
+        level = stored_hint_level(self.storage, game_id)
+        self.controller.handle(GameLoaded(Game.replay(stored.setup, stored.actions), level))
         self.show_tokens()
 
     def acknowledge(self, ids: tuple[str, ...]) -> None:
@@ -666,7 +683,7 @@ class App:
         storage = self.storage
         if isinstance(effect, StartGame):
             self.finish_pending()  # new_game abandons any game still "playing"
-            self.game_id = storage.new_game(effect.setup)
+            self.game_id = storage.new_game(effect.setup, hint_level=effect.hint_level.value)
         elif isinstance(effect, RecordAction | RecordUndo):
             assert self.game_id is not None
             receipt, answer = (None, None) if effect.reply is None else self.receipt(effect.reply)

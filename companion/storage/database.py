@@ -48,6 +48,7 @@ from companion.storage.files import (
 from companion.storage.findings import Keeper, _write_db_kept
 from companion.storage.full import _disk_full, _full_error, _is_full
 from companion.storage.handles import _refuse_second_handle, _register, _unregister
+from companion.storage.hint_levels import keep_hint_level
 from companion.storage.importing import _import_games
 from companion.storage.ledger import Ledger, _ledger_state
 from companion.storage.opening import _open_file, _open_to_read
@@ -373,11 +374,11 @@ class Storage:
 
     # -- games ---------------------------------------------------------------
 
-    def new_game(self, setup: GameSetup) -> int:
+    def new_game(self, setup: GameSetup, *, hint_level: str | None = None) -> int:
         """Store a new game (status ``playing``) and return its id.
 
         Any other game still ``playing`` is marked ``abandoned``: one table,
-        one game at a time.
+        one game at a time. ``hint_level`` is kept with it (:mod:`~.hint_levels`).
         """
         header = dump_line(setup_to_dict(setup))
         stamp = self._stamp()
@@ -394,6 +395,7 @@ class Storage:
             game_id = cursor.lastrowid
             assert game_id is not None
             _start_chain(db, game_id, header)
+            keep_hint_level(db, game_id, hint_level)
         self.checkpoint()
         with self._lock:
             self._witness()

@@ -69,7 +69,9 @@ def dummy_video(monkeypatch):
 
 def make_app(data_dir: Path, language: str = "en") -> App:
     storage = Storage.open(data_dir)
-    controller, game_id = resume(storage, SetupDraft(players=2, language=language))
+    controller, game_id = resume(
+        storage, SetupDraft(players=2, language=language, hint_content=False)
+    )
     return App(storage, open_display("dummy", (480, 320)), controller, game_id)
 
 
@@ -256,7 +258,9 @@ def test_the_notice_of_a_damaged_database_leaves_the_screen_its_room(tmp_path, s
     scramble_a_page(tmp_path)
     storage = Storage.open(tmp_path)
     try:
-        controller, game_id = resume(storage, SetupDraft(players=2, language="fr"))
+        controller, game_id = resume(
+            storage, SetupDraft(players=2, language="fr", hint_content=False)
+        )
         app = App(storage, open_display("dummy", size), controller, game_id)
         try:
             app.draw()

@@ -82,8 +82,14 @@ class Table:
     """The companion at the table: the real app loop, buttons, LEDs, buzzer and scanner."""
 
     def __init__(
-        self, data_dir: Path, port: str | None, write: Callable[[bytes], None] | None = None
+        self,
+        data_dir: Path,
+        port: str | None,
+        write: Callable[[bytes], None] | None = None,
+        *,
+        hint_content: bool = False,
     ) -> None:
+        """``hint_content``: a hint records its colour or rank (else one press, counted)."""
         self.data_dir = data_dir
         self.port = port
         self._write = write
@@ -96,7 +102,9 @@ class Table:
         self.scanner: CardScanner | None = None
         try:
             self.storage = Storage.open(data_dir)
-            controller, game_id = resume(self.storage, SetupDraft(players=2, names=["Ann", "Bo"]))
+            controller, game_id = resume(
+                self.storage, SetupDraft(players=2, names=["Ann", "Bo"], hint_content=hint_content)
+            )
             if self.storage.notice:  # as companion.shell.commands.run does
                 controller.notice = self.storage.notice
             self.display = open_display("dummy", (480, 320))

@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 
 from companion.core.controller import (
+    HINT_LEVEL_ROW,
     MAX_NAME_LENGTH,
     MORE_CLUES,
     SETUP_ROWS,
@@ -18,6 +19,7 @@ from companion.core.controller import (
     Controller,
     GamePage,
     Happened,
+    HintLevel,
     Info,
     Refused,
     Screen,
@@ -419,10 +421,63 @@ def hand_memory_pad_refused(lang: str) -> Controller:
 
 
 def setup_hand_memory_on(lang: str) -> Controller:
-    """The set-up, hand memory just turned on: how to hold the cards, said once."""
+    """The set-up, hand memory just chosen (the Hints row, from colour or rank to slots):
+    how to hold the cards, said once."""
     controller = Controller(_draft(lang))
-    controller.focus = SETUP_ROWS.index("hand_memory")
+    controller.focus = SETUP_ROWS.index(HINT_LEVEL_ROW)
     controller.handle(Press(Key.OK))
+    assert controller.draft.hint_level is HintLevel.SLOTS
+    return controller
+
+
+# -- issue 33: hints with their content (the content level) ---------------------------------
+
+
+def _content_game(lang: str) -> Controller:
+    """Five long names, six suits, the content level: hints with their colour or rank and
+    no receiver (one from a phone names it), Maximiliane's last."""
+    from engine import Hint, Play
+
+    game = Game(_five_players())
+    for action in (
+        Hint(None, Color.MULTICOLOR, player=0),
+        Hint(None, None, 4, player=1),
+        Hint(3, Color.YELLOW, player=2),  # a phone's: the receiver named
+        Play(Card.from_code("R1"), player=3),
+        Hint(None, Color.GREEN, player=4),
+    ):
+        game.apply(action)
+    return _with_last_action(Controller(_draft(lang), game, hint_level=HintLevel.CONTENT))
+
+
+def hint_content_last_action(lang: str) -> Controller:
+    """The game screen after a hint at the content level: "Maximiliane hinted green"."""
+    return _content_game(lang)
+
+
+def hint_content_actions_page(lang: str) -> Controller:
+    """The recent actions, hints with their colour or rank."""
+    controller = _content_game(lang)
+    controller.page = GamePage.ACTIONS
+    return controller
+
+
+def hint_content_clue_page(page: int) -> Callable[[str], Controller]:
+    def build(lang: str) -> Controller:
+        controller = _content_game(lang)
+        controller.handle(Press(Key.HINT))
+        for _ in range(page):  # the button under "›" turns the clues
+            controller.handle(Press(SOFT_KEYS[controller.soft_choices().index(MORE_CLUES)]))
+        return controller
+
+    build.__doc__ = f"A hint's colour or rank at the content level, page {page + 1}"
+    return build
+
+
+def setup_hint_level(lang: str) -> Controller:
+    """The set-up, its Hints row focused (colour or rank, the default)."""
+    controller = Controller(_draft(lang))
+    controller.focus = SETUP_ROWS.index(HINT_LEVEL_ROW)
     return controller
 
 
@@ -566,6 +621,11 @@ STATES: dict[str, Callable[[str], Controller]] = {
     "hand_memory_pad_slot": hand_memory_pad_slot,
     "hand_memory_pad_refused": hand_memory_pad_refused,
     "setup_hand_memory_on": setup_hand_memory_on,
+    "hint_content_last_action": hint_content_last_action,
+    "hint_content_actions_page": hint_content_actions_page,
+    "hint_content_colours": hint_content_clue_page(0),
+    "hint_content_ranks": hint_content_clue_page(2),
+    "setup_hint_level": setup_hint_level,
     "entry_bonus_lost": entry_bonus_lost,
     "entry_refused_change": entry_refused_change,
     "hand_memory_receiver_unknown": hand_memory_receiver_unknown,

@@ -14,7 +14,14 @@ import pygame
 from msgspec import Struct
 
 from companion.core import i18n
-from companion.core.controller import SETUP_ROWS, Controller, Info, Refused, SetupDraft
+from companion.core.controller import (
+    HINT_LEVEL_ROW,
+    SETUP_ROWS,
+    Controller,
+    Info,
+    Refused,
+    SetupDraft,
+)
 from companion.panel.screens.game import message_text
 from companion.panel.screens.kit import ACCENT, DIM, PANEL, PANEL_LIGHT, TEXT, Kit, Layout
 from hardware.events import InputEvent, Select
@@ -40,6 +47,8 @@ def setup_value(draft: SetupDraft, row: str, lang: str) -> str:
         return i18n.LANGUAGE_NAMES[draft.language]
     if row == "start":
         return "»"
+    if row == HINT_LEVEL_ROW:
+        return i18n.tr(lang, f"{row}_{draft.hint_level.value}")
     return i18n.option_value(lang, row, draft.options.value(row))
 
 
