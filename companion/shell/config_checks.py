@@ -184,7 +184,7 @@ class Checker:
             name: self.get(table, s, name, defaults[name], _check_option(name))
             for name in OPTION_NAMES
         }
-        word = self.get(table, s, "hints", None, _one_of(tuple(HintLevel)))
+        word = self.get(table, s, "hints", None, _one_of(tuple(level.value for level in HintLevel)))
         hints = HintLevel.from_word(word) or DEFAULT_HINT_LEVEL
         if "hand_memory" in table and values["hand_memory"] is not (hints is HintLevel.SLOTS):
             if word is None:  # an older file's spelling: hand memory alone
@@ -194,7 +194,7 @@ class Checker:
                 self.problem(
                     s,
                     "hints",
-                    f'"{word}" disagrees with hand_memory = {memory}'
+                    f"{word!r} disagrees with hand_memory = {memory}"
                     ' (hand memory is hints = "slots")',
                 )
         values["hand_memory"] = hints is HintLevel.SLOTS

@@ -55,9 +55,11 @@ def test_a_burst_typed_into_the_window_is_one_scan(xvfb, tmp_path: Path) -> None
 
 
 def test_the_same_letters_typed_at_a_persons_pace_are_keys(xvfb, tmp_path: Path) -> None:
-    """The control: h typed by a person records a hint; the burst rule takes nothing away."""
-    data = tmp_path / "data"
-    app, window = start_app(xvfb, data)
+    """The control: h typed by a person records a hint (the count level: one press); the
+    burst rule takes nothing away."""
+    data, config = tmp_path / "data", tmp_path / "config.toml"
+    config.write_text('[game]\nhints = "count"\n', encoding="utf-8")
+    app, window = start_app(xvfb, data, "--config", str(config))
     try:
         keys(xvfb, window, "2", "Return", "h", "h")
         lines = wait_for_actions(data, 2)

@@ -58,6 +58,7 @@ class LiveTable:
         *,
         players: int = 3,
         hand_memory: bool = True,
+        hint_content: bool = False,
         language: str = "en",
         start: bool = True,
         confirm_pairing: bool = True,
@@ -70,7 +71,9 @@ class LiveTable:
         self.data = data
         self.storage = Storage.open(data)
         options = GameOptions(hand_memory=hand_memory, **options)
-        draft = SetupDraft(players=players, options=options, language=language)
+        draft = SetupDraft(
+            players=players, options=options, language=language, hint_content=hint_content
+        )
         controller, game_id = resume(self.storage, draft)
         self.display = open_display("dummy", (480, 320))
         self.app = App(self.storage, self.display, controller, game_id)
