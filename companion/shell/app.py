@@ -66,6 +66,7 @@ from companion.core.controller import (
     UnpairPhone,
     message_words,
 )
+from companion.core.hint_level import UNKNOWN_HINT_LEVEL
 from companion.panel.display import Display, video_driver
 from companion.panel.keys import KeyBurst, TypedScan, key_event, text_key_event
 from companion.panel.screens import Renderer, Target
@@ -612,13 +613,13 @@ class App:
         is shown: what the screen showed had been stored.
         """
         game = None
-        level = self.controller.hint_level
+        level = None  # the stored game's, when it is read: else the one in play stays
         try:
             if self.game_id is not None:
                 stored = self.storage.load(self.game_id)
                 if stored.status is not GameStatus.ABANDONED:
                     game = stored.replay()
-                    level = stored_hint_level(self.storage, self.game_id) or level
+                    level = stored_hint_level(self.storage, self.game_id) or UNKNOWN_HINT_LEVEL
         except StorageError as error:
             log.warning("%s", error)
             game = None if before is None else Game.replay(*before)

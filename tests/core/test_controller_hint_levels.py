@@ -28,6 +28,7 @@ from companion.core.controller import (
     Happened,
     HintLevel,
     Info,
+    NotStored,
     Refused,
     SaveSettings,
     Screen,
@@ -337,3 +338,19 @@ def test_a_game_given_without_a_level_is_at_the_count_level():
     assert Controller(SetupDraft(), game, hint_level=HintLevel.CONTENT).hint_level is (
         HintLevel.CONTENT
     )
+
+
+def test_a_game_taken_back_after_a_refused_store_comes_back_at_its_own_level():
+    """A new game the card could not store (full): the game in play before is shown
+    again, at the level stored with it, not the new game's."""
+    c = table(HintLevel.COUNT)
+    before = c.game
+    c.handle(Press(Key.MENU))
+    c.choose_menu("new_game")
+    c.change_setup_row(HINT_LEVEL_ROW)  # count -> content
+    drive(c, Press(Key.OK), Press(Key.OK))  # Start; leave the game in play: yes
+    assert c.hint_level is HintLevel.CONTENT and c.game is not before
+    c.handle(NotStored(before, Info("storage_full"), HintLevel.COUNT))
+    assert c.game is before and c.hint_level is HintLevel.COUNT
+    c.handle(NotStored(before, Info("storage_full")))  # none said: the level stays
+    assert c.hint_level is HintLevel.COUNT
