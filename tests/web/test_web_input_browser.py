@@ -26,6 +26,7 @@ import pytest
 from support.phone_table import SHOWN_MS, LiveTable, Phone, wait_until
 
 from companion.core import i18n
+from companion.core.controller import HintLevel
 from engine import Card
 from engine.actions import Discard, Hint, Play
 from engine.cards import Color
@@ -415,8 +416,8 @@ def test_with_hand_memory_a_phone_needs_no_more_taps_than_the_touch_panel(
     sys.modules[spec.name] = counts  # its dataclasses look their module up
     spec.loader.exec_module(counts)
     counts.pygame.font.init()
-    phone = counts.phone_measure(browser, tmp_path / "data", True)
-    touch = counts.measure(counts.touch, True)
+    phone = counts.phone_measure(browser, tmp_path / "data", HintLevel.SLOTS)
+    touch = counts.measure(counts.touch, HintLevel.SLOTS)
     assert phone.keys() == touch.keys()
     for name in phone:
         assert phone[name].inputs <= touch[name].inputs, (name, phone[name], touch[name])
