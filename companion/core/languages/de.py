@@ -48,9 +48,9 @@ LANGUAGE = Language(
         "clue_rank": "{rank}er",
         "ev_play": "{name} hat {card} ausgespielt",
         "ev_complete": "{name} hat {card} ausgespielt: Feuerwerk komplett!",
-        "ev_misplay": "Fehler: {card} kommt auf den Ablagestapel, Blitz {fuses} von 3",
+        "ev_misplay": "Fehler von {name}: {card} kommt auf den Ablagestapel, Blitz {fuses} von 3",
         "ev_misplay_announce": (
-            "Falsche Farbe angesagt: {card} kommt auf den Ablagestapel, Blitz {fuses} von 3"
+            "{name} hat die falsche Farbe angesagt: {card} kommt auf den Ablagestapel, Blitz {fuses} von 3"
         ),
         "ev_discard": "{name} hat {card} abgeworfen",
         "ev_tokens_gained": "+{n} Hinweis",
