@@ -64,7 +64,8 @@ class GamePage(Enum):
     HANDS = "hands"  # hand memory: every player's hand
 
 
-#: The end screen's pages: the result, the discard pile, the actions.
+#: The end screen's pages: the result, the discard pile, the actions (and with hand
+#: memory every player's hand, as on the game screen).
 END_PAGES = (GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS)
 
 #: The screens that show the game in play (an entry or an undo question over it).
@@ -202,16 +203,16 @@ class ControllerState:
     def pages(self) -> tuple[GamePage, ...]:
         """The pages NEXT turns through: the table, the discard pile (unless the table
         shows it), the recent actions, and with hand memory every player's hand; at the
-        end, the result, the discard pile and the actions."""
+        end, the result, the discard pile, the actions and with hand memory the hands as
+        the game left them."""
+        memory = (GamePage.HANDS,) if self.hand_memory else ()
         if self.screen is Screen.END:
-            return END_PAGES
+            return (*END_PAGES, *memory)
         pages = [GamePage.TABLE]
         if not self.pile_on_table:
             pages.append(GamePage.DISCARDS)
         pages.append(GamePage.ACTIONS)
-        if self.hand_memory:
-            pages.append(GamePage.HANDS)
-        return tuple(pages)
+        return (*pages, *memory)
 
     def turn_page(self, step: int) -> None:
         """NEXT (``+1``) or PREVIOUS (``-1``): the next or previous page, round."""
