@@ -141,6 +141,9 @@ class ControllerState:
         self.pending_pair: PhonePair | None = None
         #: When the panel began asking (the clock's ISO time; None without a clock).
         self.pending_since: str | None = None
+        #: A paired phone the panel asks about removing ("Remove Di's phone? OK"): its
+        #: id, until OK removes it or Cancel keeps it (a tap alone removes nothing).
+        self.pending_remove: int | None = None
         #: Wrong codes tried against this pairing code, by address (the server's key).
         self.pairing_misses: dict[str, int] = {}
         #: Where the Phones page is: None on its pairing code (the QR code, the URL, the

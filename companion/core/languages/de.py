@@ -143,6 +143,7 @@ LANGUAGE = Language(
         "phone_pair_too_many": "Zu viele Versuche: warte eine Minute, dann tippe den Code erneut.",
         "phone_pair_code_spent": "Zu viele falsche Codes von diesem Handy: verlasse die Handy-Seite am Begleiter und öffne sie erneut für einen neuen Code.",
         "phone_paired": "Das Handy von {name} kann Aktionen eintragen",
+        "phone_remove_confirm": "Das Handy von {name} entfernen? OK",
         "phone_removed": "Das Handy von {name} wurde entfernt",
         "phones_pairing_code": "Code, um Aktionen am Handy einzutragen",
         "phones_paired": "Handys, die Aktionen eintragen",

@@ -132,6 +132,7 @@ LANGUAGE = Language(
         "phone_pair_too_many": "Too many tries: wait a minute, then type the code again.",
         "phone_pair_code_spent": "Too many wrong codes from this phone: leave the Phones page on the companion and open it again for a new code.",
         "phone_paired": "{name}'s phone can enter actions",
+        "phone_remove_confirm": "Remove {name}'s phone? OK",
         "phone_removed": "{name}'s phone was removed",
         "phones_pairing_code": "Code to enter actions from a phone",
         "phones_paired": "Phones entering actions",

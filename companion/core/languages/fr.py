@@ -132,6 +132,7 @@ LANGUAGE = Language(
         "phone_pair_too_many": "Trop d'essais\u00a0: attendez une minute, puis tapez le code de nouveau.",
         "phone_pair_code_spent": "Trop de codes faux depuis ce téléphone\u00a0: quittez la page Téléphones du compagnon et rouvrez-la pour un nouveau code.",
         "phone_paired": "Le téléphone de {name} peut noter des actions",
+        "phone_remove_confirm": "Retirer le téléphone de {name}\u00a0? OK",
         "phone_removed": "Le téléphone de {name} a été retiré",
         "phones_pairing_code": "Code pour noter des actions depuis un téléphone",
         "phones_paired": "Téléphones qui notent des actions",
