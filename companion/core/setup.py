@@ -75,6 +75,7 @@ class SetupFlow(ControllerState):
             draft.first_player = (draft.first_player + step) % draft.players
         elif row == "names":
             self.editing_name = 0
+            self.name_selected = True
             while len(draft.names) < draft.players:
                 draft.names.append("")
         elif row == "language":
@@ -89,17 +90,25 @@ class SetupFlow(ControllerState):
                 )
 
     def _edit_name(self, event: InputEvent) -> list[Effect]:
+        """A name typed: each one starts selected (the first character typed replaces
+        what an earlier table typed, BackSpace erases it whole), then characters add."""
         draft, seat = self.draft, self.editing_name
         assert seat is not None
+        selected, self.name_selected = self.name_selected, False
         if isinstance(event, TypeText):
             text = "".join(ch for ch in event.text if ch.isprintable())
-            draft.names[seat] = (draft.names[seat] + text)[:MAX_NAME_LENGTH]
+            before = "" if selected and text else draft.names[seat]
+            draft.names[seat] = (before + text)[:MAX_NAME_LENGTH]
+            self.name_selected = selected and not text  # nothing typed: still selected
         elif isinstance(event, Press) and event.key is Key.UNDO:
-            draft.names[seat] = draft.names[seat][:-1]
+            draft.names[seat] = "" if selected else draft.names[seat][:-1]
         elif isinstance(event, Press) and event.key in (Key.OK, Key.NEXT):
             self.editing_name = seat + 1 if seat + 1 < draft.players else None
+            self.name_selected = self.editing_name is not None
         elif isinstance(event, Press) and event.key is Key.BACK:
             self.editing_name = None
+        else:
+            self.name_selected = selected  # a key that does nothing here
         return []
 
     def _start_game(self) -> list[Effect]:

@@ -120,6 +120,9 @@ class ControllerState:
         #: Whether the menu offers Quit (a desktop window, not the appliance's service).
         self.can_quit = False
         self.editing_name: int | None = None
+        #: The name being typed is selected, as a text field's is when it is entered: the
+        #: first character typed replaces it (BackSpace erases it), then typing adds.
+        self.name_selected = False
         self.history: History | None = None  # filled by HistoryLoaded after LoadHistory
         self.history_more = False  # older games than those in ``history`` remain unread
         self.scroll = 0  # the first row shown on the history and help screens

@@ -16,7 +16,16 @@ from msgspec import Struct
 from companion.core import i18n
 from companion.core.controller import SETUP_ROWS, Controller, Info, Refused, SetupDraft
 from companion.panel.screens.game import message_text
-from companion.panel.screens.kit import ACCENT, DIM, PANEL, PANEL_LIGHT, TEXT, Kit, Layout
+from companion.panel.screens.kit import (
+    ACCENT,
+    DARK_INK,
+    DIM,
+    PANEL,
+    PANEL_LIGHT,
+    TEXT,
+    Kit,
+    Layout,
+)
 from hardware.events import InputEvent, Select
 
 #: Set-up rows that do not cycle: the names are typed, Start starts.
@@ -65,7 +74,11 @@ def draw_rows(
     *,
     footer: str = "",
     footer_color: tuple[int, int, int] = DIM,
+    footer_selected: bool = False,
 ) -> None:
+    """The rows under the title, the focused one shown whole; the footer at the bottom,
+    its first line drawn as a selection (``footer_selected``: a name the next key
+    replaces)."""
     w, h, pad = kit.width, kit.height, kit.pad
     layout = kit.layout()
     title_box = page_title(kit, surface, layout, title)
@@ -132,6 +145,14 @@ def draw_rows(
         _arrow(surface, strip, up=False)
     if footer:
         layout.place("footer", footer_box)
+        if footer_selected:
+            first, _, footer = footer.partition("\n")
+            first_box = pygame.Rect(footer_box.left, footer_box.top, footer_box.width, line)
+            mark = pygame.Rect(0, 0, kit.width_of(first, kit.floor) + 2 * kit.gap, line)
+            mark.center = first_box.center
+            pygame.draw.rect(surface, ACCENT, mark.clip(first_box), border_radius=4)
+            kit.text(surface, first, first_box, color=DARK_INK, align="center")
+            footer_box.top = first_box.bottom
         kit.text(surface, footer, footer_box, color=footer_color, align="center")
 
 
@@ -154,11 +175,13 @@ def draw_setup(kit: Kit, surface: pygame.Surface, controller: Controller) -> Non
         if row not in NOT_CYCLED:
             value = f"‹ {value} ›"
         rows.append(Row(i18n.tr(lang, row), value, Select(row)))
-    footer, color = "", DIM
+    footer, color, selected = "", DIM, False
     if controller.editing_name is not None:
         seat = controller.editing_name
         typed = draft.names[seat] if seat < len(draft.names) else ""
-        footer = f"{typed}_\n{i18n.tr(lang, 'edit_name', n=seat + 1)}"
+        selected = controller.name_selected and bool(typed)  # the next key replaces it
+        shown = typed if selected else f"{typed}_"
+        footer = f"{shown}\n{i18n.tr(lang, 'edit_name', n=seat + 1)}"
     elif isinstance(controller.message, Refused | Info):  # a refused Start, a notice:
         # always said; what just happened in the game belongs to the game screen
         footer, color = message_text(controller)
@@ -170,6 +193,7 @@ def draw_setup(kit: Kit, surface: pygame.Surface, controller: Controller) -> Non
         controller.focus,
         footer=footer,
         footer_color=color,
+        footer_selected=selected,
     )
 
 
