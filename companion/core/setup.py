@@ -29,7 +29,8 @@ class SetupFlow(ControllerState):
 
     def _on_setup(self, event: InputEvent) -> list[Effect]:
         draft = self.draft
-        # Start while a game is unfinished asks first; the question lasts one input.
+        # Start while a game is unfinished says first that it is kept; the question lasts
+        # one input.
         asked, self._asked_to_abandon = self._asked_to_abandon, False
         if self.editing_name is not None:
             return self._edit_name(event)
@@ -54,9 +55,16 @@ class SetupFlow(ControllerState):
         elif key is Key.OK:
             row = SETUP_ROWS[self.focus]
             if row == "start":
-                if self.game is not None and not self.game.is_over and not asked:
+                # a game with actions stays in the history, resumable: said once first
+                # (one with none is not kept: nothing to say, decision 0101)
+                if (
+                    self.game is not None
+                    and self.game.actions
+                    and not self.game.is_over
+                    and not asked
+                ):
                     self._asked_to_abandon = True
-                    self.message = Info("start_abandons_the_game")
+                    self.message = Info("start_keeps_the_game")
                     return []
                 return self._start_game()
             self.change_setup_row(row)

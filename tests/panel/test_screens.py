@@ -476,7 +476,7 @@ def _message_cases():
         "refused-on-entry": entry_screen(refused),
         "info-on-entry": entry_screen(info),
         "refused-on-setup": setup_screen(engine_text),
-        "info-on-setup": setup_screen(lambda c: Info("start_abandons_the_game")),
+        "info-on-setup": setup_screen(lambda c: Info("start_keeps_the_game")),
     }
 
 
@@ -628,7 +628,7 @@ def test_issue20_3_the_last_action_line_is_not_on_the_set_up_screen():
     assert c.screen is Screen.SETUP and last not in said(renderer)
     c.handle(Press(Key.OK))  # Start: the game in play would be abandoned
     renderer.draw(pygame.Surface((480, 320)), c)
-    assert i18n.tr("en", "start_abandons_the_game") in said(renderer)
+    assert i18n.tr("en", "start_keeps_the_game") in said(renderer)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -676,7 +676,7 @@ def test_issue20_6_the_history_says_what_resuming_would_abandon(lang):
     assert c.handle(Press(Key.OK)) == []
     renderer = Renderer((480, 320), strict=True)
     renderer.draw(pygame.Surface((480, 320)), c)
-    assert i18n.tr(lang, "resume_abandons_the_game") in said(renderer)
+    assert i18n.tr(lang, "resume_keeps_the_game") in said(renderer)
 
 
 def test_every_screen_has_a_drawer_in_its_own_module():

@@ -92,6 +92,7 @@ def test_refused_action_changes_nothing_stored(app):
 
 def test_history_is_loaded_from_storage_when_asked(app):
     app.dispatch(Press(Key.OK))
+    app.dispatch(Press(Key.HINT))  # a game with an action: listed, resumable
     app.dispatch(Press(Key.MENU))
     app.dispatch(Press(Key.NEXT))
     app.dispatch(Press(Key.NEXT))  # "history"
@@ -99,6 +100,30 @@ def test_history_is_loaded_from_storage_when_asked(app):
     assert app.controller.screen is Screen.HISTORY
     games, stats = app.controller.history
     assert [(row.id, row.resumable) for row in games] == [(app.game_id, True)] and stats == []
+
+
+def test_new_game_pressed_by_mistake_leaves_no_empty_game_in_the_history(app):
+    """Issue 33: each New game pressed by mistake left an empty 0/25 "resumable
+    (abandoned)" game in the history. Three New games in a row, then a hint: the history
+    (the panel's, read from the SQLite file) lists the one game played; a New game then
+    says the game is kept, and it is: listed, resumable, its hint kept."""
+    app.dispatch(Press(Key.OK))  # the first game starts
+    for _ in range(3):
+        app.dispatch(Press(Key.MENU))
+        app.controller.choose_menu("new_game")
+        app.dispatch(Press(Key.OK))  # nothing to keep: started at once
+        assert app.controller.screen is Screen.GAME
+    played = app.game_id
+    app.dispatch(Press(Key.HINT))
+    app.dispatch(Press(Key.MENU))
+    app.controller.choose_menu("new_game")
+    app.dispatch(Press(Key.OK))
+    assert app.controller.message is not None and app.game_id == played  # "kept: …"
+    app.dispatch(Press(Key.OK))
+    assert app.game_id != played
+    rows = app.storage.history_page().rows
+    assert [(row.id, row.resumable, row.score) for row in rows] == [(played, True, 0)]
+    assert len(app.storage.catalogue()) == 5  # the empty ones' rows stay in the file
 
 
 def test_resume_finishes_a_game_whose_end_was_not_recorded(tmp_path):

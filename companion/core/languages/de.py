@@ -71,8 +71,9 @@ LANGUAGE = Language(
         "softkey_undo": "ZURÜCK",
         "softkey_next": "WEITER",
         "softkey_ok": "OK",
-        "start_abandons_the_game": (
-            "Das laufende Spiel wird abgebrochen: zum Bestätigen noch einmal Starten"
+        "start_keeps_the_game": (
+            "Das laufende Spiel bleibt im Verlauf und kann fortgesetzt werden:"
+            " für ein neues Spiel noch einmal Starten"
         ),
         "entry_pick_rank": "Zahl?",
         "entry_announce": "Angesagt: {color}",
@@ -214,7 +215,10 @@ LANGUAGE = Language(
         "history_empty": "Noch kein Spiel beendet",
         "history_unfinished": "unvollendet",
         "history_resume": "Spiel {game} fortsetzen",
-        "resume_abandons_the_game": "Das laufende Spiel wird abgebrochen: zum Bestätigen noch einmal Fortsetzen",
+        "resume_keeps_the_game": (
+            "Das laufende Spiel bleibt im Verlauf und kann fortgesetzt werden:"
+            " zum Bestätigen noch einmal Fortsetzen"
+        ),
         "history_damaged": "Spiel {game}: beschädigt, beiseitegelegt",
         "history_unreadable": "Der Verlauf ist nicht lesbar: Die Spieldatenbank ist beschädigt",
         "game_damaged_kept_aside": "Spiel {game} ist beschädigt und kann nicht fortgesetzt werden: Es bleibt in der Datenbank beiseitegelegt; ein neues Spiel kann beginnen",
