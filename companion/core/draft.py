@@ -19,13 +19,14 @@ from engine.setup import GameSetup
 
 MAX_NAME_LENGTH = 12
 
-#: The rows of the set-up screen, top to bottom; the focus starts on "start".
+#: The rows of the set-up screen, top to bottom; the focus starts on "start". Hand memory
+#: first of the options: it decides how every action is entered, the variants are rarer.
 SETUP_ROWS = (
     "players",
     "start",  # next to the player count: the quick path is a digit, then Return
     "first_player",
     "names",
-    *OPTION_NAMES,
+    *sorted(OPTION_NAMES, key=lambda name: name != "hand_memory"),
     "language",
 )
 

@@ -8,15 +8,17 @@ fails), and read back from what it drew: the lines of text, their boxes, their p
 from __future__ import annotations
 
 import os
+import re
 
 import pygame
 import pytest
-from support.screen_states import STATES
+from support.screen_states import LONG_NAMES, STATES
 
-from companion.core.controller import Controller
+from companion.core import i18n
+from companion.core.controller import SETUP_ROWS, Controller, SetupDraft
 from companion.panel.screens import Renderer
 from companion.panel.screens.kit import ACCENT
-from hardware.events import TypeText
+from hardware.events import Key, Press, TypeText
 
 SIZES = [(800, 480), (480, 320), (320, 240), (240, 320)]
 
@@ -49,3 +51,38 @@ def test_a_name_to_type_is_shown_selected_then_typed(size):
     renderer, surface = drawn(controller, size)
     assert "Cy_" in [text.text for text in renderer.texts]
     assert first not in [text.text for text in renderer.texts]
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_set_up_row_is_shown_or_named_whatever_the_focus(size, lang):
+    """Issue 33: at 480x320 hand memory and the other options sat below the fold behind a
+    small ▼. Whatever row has the focus, every row of the set-up is drawn, or named on the
+    line above or below the rows ("▼ More below: Hand memory, …"), whole; hand memory
+    comes first of the options; a tap on that line moves the focus that way."""
+    controller = Controller(SetupDraft(players=5, names=list(LONG_NAMES), language=lang))
+    labels = [i18n.tr(lang, row) for row in SETUP_ROWS]
+    assert SETUP_ROWS.index("hand_memory") == SETUP_ROWS.index("names") + 1
+    for focus in range(len(SETUP_ROWS)):
+        controller.focus = focus
+        renderer, _ = drawn(controller, size)
+        assert all(text.whole for text in renderer.texts)
+        words = " ".join(text.text for text in renderer.texts)
+        named = {text.text for text in renderer.texts}  # the rows' labels
+        for rect in (r for r, e in renderer.targets if e in (Press(Key.NEXT), Press(Key.PREVIOUS))):
+            said = " ".join(t.text for t in renderer.texts if rect.contains(t.rect))
+            named |= set(re.split(r":\s", said, maxsplit=1)[1].split(", "))  # its rows
+        missing = [label for label in labels if label not in named]
+        assert not missing or "…" in named, (focus, missing)  # all, or as many as it holds
+        below = [event for _, event in renderer.targets if event == Press(Key.NEXT)]
+        above = [event for _, event in renderer.targets if event == Press(Key.PREVIOUS)]
+        assert bool(below) == ("▼" in words) and bool(above) == ("▲" in words)
+    controller.focus = SETUP_ROWS.index("start")
+    renderer, _ = drawn(controller, size)
+    words = " ".join(text.text for text in renderer.texts)
+    if "▼" in words:  # the options out of sight: hand memory named first
+        assert i18n.tr(lang, "hand_memory") in words
+        more = next(rect for rect, event in renderer.targets if event == Press(Key.NEXT))
+        assert min(more.size) >= 30  # a finger's
+        controller.handle(Press(Key.NEXT))
+        assert SETUP_ROWS[controller.focus] == "first_player"

@@ -179,6 +179,8 @@ LANGUAGE = Language(
         "points": "Punkte",
         "new_game_hint": "OK: neues Spiel · Zurück: zurücknehmen",
         # set-up
+        "rows_below": "Weiter unten: {rows}",
+        "rows_above": "Weiter oben: {rows}",
         "setup_title": "Neues Spiel",
         "players": "Spieler",
         "first_player": "Startspieler",

@@ -164,6 +164,8 @@ LANGUAGE = Language(
         "lost": "Lost",
         "points": "points",
         "new_game_hint": "OK: new game · Undo: take back",
+        "rows_below": "More below: {rows}",
+        "rows_above": "More above: {rows}",
         "setup_title": "New game",
         "players": "Players",
         "first_player": "First player",

@@ -164,6 +164,8 @@ LANGUAGE = Language(
         "lost": "Perdu",
         "points": "points",
         "new_game_hint": "OK\u00a0: nouvelle partie · Annuler\u00a0: revenir",
+        "rows_below": "Plus bas\u00a0: {rows}",
+        "rows_above": "Plus haut\u00a0: {rows}",
         "setup_title": "Nouvelle partie",
         "players": "Joueurs",
         "first_player": "Premier joueur",
