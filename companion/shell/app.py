@@ -253,6 +253,7 @@ class App:
         on_tokens: Callable[[int, int], None] | None = None,
         on_beep: Callable[[BeepKind], None] | None = None,
         tag_map: TagMap | None = None,
+        reader_configured: bool = False,
     ) -> None:
         self.storage = storage
         self.display = display
@@ -269,6 +270,9 @@ class App:
         self.on_beep = on_beep
         #: The enrolled deck, for a USB reader typing into the window (a burst of keys).
         self.tag_map = tag_map if tag_map is not None else TagMap()
+        #: Whether a burst of keys may be a card read: only with a reader configured or a
+        #: deck enrolled; else quick typing is typing (decision 0102).
+        self.typed_reads = reader_configured or len(self.tag_map) > 0
         self.typed_burst: KeyBurst[pygame.event.Event] = KeyBurst()
         self.watchdog = sdnotify.Watchdog()
         #: The answers to phones' refused requests (nothing changed), for a retry of one:
@@ -410,10 +414,11 @@ class App:
         return max(1, min(timeout_ms, due_ms))
 
     def take_pygame_event(self, event: pygame.event.Event) -> None:
-        """A pygame event as it arrives: key events pass through the burst check first
-        (a USB reader typing into the window is a card read, not keys)."""
+        """A pygame event as it arrives: with a reader configured or a deck enrolled, key
+        events pass through the burst check first (a USB reader typing into the window is
+        a card read, not keys); without, keys are keys, however fast."""
         kind = event.type
-        if kind not in (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT):
+        if kind not in (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT) or not self.typed_reads:
             self.handle_pygame_event(event)
             return
         char = None

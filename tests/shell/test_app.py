@@ -126,6 +126,34 @@ def test_new_game_pressed_by_mistake_leaves_no_empty_game_in_the_history(app):
     assert len(app.storage.catalogue()) == 5  # the empty ones' rows stay in the file
 
 
+def test_keys_are_held_as_a_possible_card_read_only_with_a_reader_or_a_deck(app, tmp_path):
+    """Issue 33 (decision 0102): with no reader configured and no deck enrolled, a key is
+    handled as it comes, however fast the next; with a deck enrolled (or a reader
+    configured) a character key waits for the pace of a reader to stop first."""
+    import pygame
+
+    from hardware.tagmap import TagMap
+
+    def typed(target: App, char: str) -> None:
+        key = pygame.key.key_code(char)
+        target.take_pygame_event(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char))
+
+    app.dispatch(Press(Key.OK))
+    assert not app.typed_reads
+    for _ in range(6):  # as fast as a reader: each one a hint, at once
+        typed(app, "h")
+    assert stored_actions(app) == ["Hint"] * 6
+    enrolled = App(
+        app.storage, app.display, app.controller, app.game_id,
+        tag_map=TagMap({"0012345678": Card.from_code("R1")}),
+    )  # fmt: skip
+    configured = App(app.storage, app.display, app.controller, app.game_id, reader_configured=True)
+    for other in (enrolled, configured):
+        assert other.typed_reads
+        typed(other, "h")
+        assert stored_actions(app) == ["Hint"] * 6  # held: a reader's read may follow
+
+
 def test_resume_finishes_a_game_whose_end_was_not_recorded(tmp_path):
     """A power cut between the game-ending action and its "finish": the restart sees the
     game is over, records it, and shows the end screen."""
