@@ -175,6 +175,7 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             return [AcknowledgeFindings((seen.id,))]
         if isinstance(event, PanelLayout):
             self.pile_on_table = event.pile_on_table
+            self.actions_per_page = event.actions_per_page
             return []
         if isinstance(event, QuitAllowed):
             self.can_quit = event.allowed

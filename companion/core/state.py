@@ -131,6 +131,11 @@ class ControllerState:
         #: fireworks on a wide panel, below them on a tall one): then it has no page of
         #: its own. The app tells it (:class:`~companion.core.results.PanelLayout`).
         self.pile_on_table = False
+        #: The actions page: how many of the newest actions it skips (NEXT goes back a page
+        #: at a time, to the first action, then on to the next page), and how many a page
+        #: holds, as the panel drew it (:class:`~companion.core.results.PanelLayout`).
+        self.actions_back = 0
+        self.actions_per_page = 0
         self._return_to = Screen.GAME
         self._clock = clock
         self._asked_to_abandon = False
@@ -221,10 +226,30 @@ class ControllerState:
         return (*pages, *memory)
 
     def turn_page(self, step: int) -> None:
-        """NEXT (``+1``) or PREVIOUS (``-1``): the next or previous page, round."""
+        """NEXT (``+1``) or PREVIOUS (``-1``): the next or previous page, round. On the
+        actions page NEXT first goes back to older actions, a page at a time, until the
+        first one is shown; PREVIOUS comes back to the newest first."""
+        if self.page is GamePage.ACTIONS and self._scroll_actions(step):
+            return
         pages = self.pages
         here = pages.index(self.page) if self.page in pages else 0
         self.page = pages[(here + step) % len(pages)]
+        self.actions_back = 0  # a page turned to shows the newest actions first
+
+    def _scroll_actions(self, step: int) -> bool:
+        """The actions page moved a page older (``+1``) or newer (``-1``); False when it
+        is already at the first (the newest) action that way."""
+        count = len(self.game.events) if self.game else 0
+        per_page = self.actions_per_page
+        if per_page <= 0:
+            return False
+        if step > 0 and self.actions_back + per_page < count:
+            self.actions_back += per_page
+            return True
+        if step < 0 and self.actions_back > 0:
+            self.actions_back = max(0, self.actions_back - per_page)
+            return True
+        return False
 
     def last_event(self) -> Event | None:
         game = self.game
@@ -266,6 +291,7 @@ class ControllerState:
             outcome, count = PhoneOutcome.REFUSED, len(game.actions)
             return [PhoneReply(move, phone.id, Refused(error), outcome, count, keep=True)]
         self.message = Happened(event, by="" if phone is None else phone.name)
+        self.actions_back = 0  # the actions page: the newest, this one first
         reply = None
         if phone is None or move is None:
             self._close_entry(after_record=True)
@@ -287,6 +313,7 @@ class ControllerState:
         assert game is not None and game.actions
         undone = game.events[-1]
         game.undo()
+        self.actions_back = 0
         self.message = Undone(undone, by="" if phone is None else phone.name)
         if phone is None or move is None:
             self.screen = Screen.GAME  # undo after the end goes back into the game

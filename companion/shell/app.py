@@ -340,9 +340,12 @@ class App:
 
     def draw(self) -> None:
         self.targets = self.renderer.draw(self.display.surface, self.controller)
-        # the panel's layout decides whether the discard pile has a page of its own
-        if self.renderer.pile_on_table != self.controller.pile_on_table:
-            self.controller.handle(PanelLayout(self.renderer.pile_on_table))
+        # the panel's layout decides whether the discard pile has a page of its own, and
+        # how many actions a page of them holds
+        renderer, controller = self.renderer, self.controller
+        layout = PanelLayout(renderer.pile_on_table, renderer.actions_shown)
+        if layout != PanelLayout(controller.pile_on_table, controller.actions_per_page):
+            controller.handle(layout)
         self.display.present()
         self.dirty = False
         self.frames += 1

@@ -15,9 +15,12 @@ import pytest
 from support.screen_states import LONG_NAMES, STATES
 
 from companion.core import i18n
-from companion.core.controller import SETUP_ROWS, Controller, SetupDraft
+from companion.core.controller import SETUP_ROWS, Controller, GamePage, PanelLayout, SetupDraft
 from companion.panel.screens import Renderer
 from companion.panel.screens.kit import ACCENT
+from engine import GameSetup, Multicolor
+from engine.game import Game
+from engine.options import GameOptions
 from hardware.events import Key, Press, TypeText
 
 SIZES = [(800, 480), (480, 320), (320, 240), (240, 320)]
@@ -86,3 +89,56 @@ def test_every_set_up_row_is_shown_or_named_whatever_the_focus(size, lang):
         assert min(more.size) >= 30  # a finger's
         controller.handle(Press(Key.NEXT))
         assert SETUP_ROWS[controller.focus] == "first_player"
+
+
+def long_game(players: int = 5, turns: int = 45) -> Game:
+    """A game of ``turns`` actions (hints and discards in turn), six suits, long names."""
+    import random
+
+    from engine.table import SimulatedTable
+
+    setup = GameSetup(
+        players=players,
+        names=LONG_NAMES[:players],
+        options=GameOptions(multicolor=Multicolor.FULL),
+    )
+    table = SimulatedTable(setup, random.Random(7), skill=0.6)
+    while len(table.game.actions) < turns and not table.game.is_over:
+        table.step()
+    return table.game
+
+
+def turns_drawn(renderer: Renderer) -> list[int]:
+    return [int(t.text[:-1]) for t in renderer.texts if t.text[:-1].isdigit() and t.text[-1] == "."]
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_actions_page_goes_back_to_the_first_action(size, lang):
+    """Issue 33: the panel's actions page showed the newest 4 to 6 actions and could not go
+    further back (the phone shows all). NEXT now goes back a page at a time (as many as
+    the page held, told by the panel) until the first action, every action shown once,
+    newest first; then NEXT turns to the next page; PREVIOUS comes back to the newest."""
+    game = long_game()
+    controller = Controller(SetupDraft(language=lang), game)
+    controller.page = GamePage.ACTIONS
+    seen: list[int] = []
+    for _ in range(len(game.events) + 1):
+        renderer, _ = drawn(controller, size)
+        assert all(text.whole for text in renderer.texts)
+        seen += turns_drawn(renderer)
+        controller.handle(PanelLayout(renderer.pile_on_table, renderer.actions_shown))
+        controller.handle(Press(Key.NEXT))
+        if controller.page is not GamePage.ACTIONS:
+            break
+    assert seen == list(range(len(game.events), 0, -1))  # each once, down to the first
+    assert controller.page is controller.pages[0]  # then the next page: the table, round
+    controller.page = GamePage.ACTIONS
+    for _ in range(3):
+        controller.handle(Press(Key.NEXT))
+    assert controller.actions_back > 0
+    while controller.actions_back:
+        controller.handle(Press(Key.PREVIOUS))
+        assert controller.page is GamePage.ACTIONS
+    renderer, _ = drawn(controller, size)
+    assert turns_drawn(renderer)[0] == len(game.events)  # the newest again

@@ -154,6 +154,35 @@ def test_keys_are_held_as_a_possible_card_read_only_with_a_reader_or_a_deck(app,
         assert stored_actions(app) == ["Hint"] * 6  # held: a reader's read may follow
 
 
+def test_the_actions_page_of_the_real_app_reaches_the_first_action(make_app):
+    """Issue 33: the app tells the controller how many actions its actions page held
+    (each frame): NEXT, frame after frame, goes back to turn 1, then to the next page."""
+    from companion.core.controller import GamePage
+
+    app = make_app((320, 240))
+    app.dispatch(Press(Key.OK))
+    for turn in range(24):  # a hint, then a discard, in turn
+        if turn % 2 == 0:
+            app.dispatch(Press(Key.HINT))
+        else:
+            color, rank = list(Color)[turn // 2 % 5], 1 + turn // 10  # no card exhausted
+            for event in (Press(Key.DISCARD), ChooseColor(color), ChooseRank(rank), Press(Key.OK)):
+                app.dispatch(event)
+    assert len(app.controller.game.actions) == 24
+    while app.controller.page is not GamePage.ACTIONS:
+        app.dispatch(Press(Key.NEXT))
+    seen: list[int] = []
+    while app.controller.page is GamePage.ACTIONS:
+        app.step()  # drawn: the page's size told to the controller
+        seen += [
+            int(t.text[:-1])
+            for t in app.renderer.texts
+            if t.text[-1:] == "." and t.text[:-1].isdigit()
+        ]
+        app.dispatch(Press(Key.NEXT))
+    assert seen == list(range(24, 0, -1))
+
+
 def test_resume_finishes_a_game_whose_end_was_not_recorded(tmp_path):
     """A power cut between the game-ending action and its "finish": the restart sees the
     game is over, records it, and shows the end screen."""
