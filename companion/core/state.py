@@ -136,6 +136,8 @@ class ControllerState:
         #: holds, as the panel drew it (:class:`~companion.core.results.PanelLayout`).
         self.actions_back = 0
         self.actions_per_page = 0
+        #: Where each page NEXT left was (PREVIOUS comes back to it, page sizes vary).
+        self._actions_trail: list[int] = []
         self._return_to = Screen.GAME
         self._clock = clock
         self._asked_to_abandon = False
@@ -235,6 +237,7 @@ class ControllerState:
         here = pages.index(self.page) if self.page in pages else 0
         self.page = pages[(here + step) % len(pages)]
         self.actions_back = 0  # a page turned to shows the newest actions first
+        self._actions_trail = []
 
     def _scroll_actions(self, step: int) -> bool:
         """The actions page moved a page older (``+1``) or newer (``-1``); False when it
@@ -244,10 +247,12 @@ class ControllerState:
         if per_page <= 0:
             return False
         if step > 0 and self.actions_back + per_page < count:
+            self._actions_trail.append(self.actions_back)
             self.actions_back += per_page
             return True
         if step < 0 and self.actions_back > 0:
-            self.actions_back = max(0, self.actions_back - per_page)
+            trail = self._actions_trail
+            self.actions_back = trail.pop() if trail else max(0, self.actions_back - per_page)
             return True
         return False
 
@@ -291,7 +296,7 @@ class ControllerState:
             outcome, count = PhoneOutcome.REFUSED, len(game.actions)
             return [PhoneReply(move, phone.id, Refused(error), outcome, count, keep=True)]
         self.message = Happened(event, by="" if phone is None else phone.name)
-        self.actions_back = 0  # the actions page: the newest, this one first
+        self.actions_back, self._actions_trail = 0, []  # the actions page: this one first
         reply = None
         if phone is None or move is None:
             self._close_entry(after_record=True)
@@ -313,7 +318,7 @@ class ControllerState:
         assert game is not None and game.actions
         undone = game.events[-1]
         game.undo()
-        self.actions_back = 0
+        self.actions_back, self._actions_trail = 0, []
         self.message = Undone(undone, by="" if phone is None else phone.name)
         if phone is None or move is None:
             self.screen = Screen.GAME  # undo after the end goes back into the game

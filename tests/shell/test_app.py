@@ -183,6 +183,45 @@ def test_the_actions_page_of_the_real_app_reaches_the_first_action(make_app):
     assert seen == list(range(24, 0, -1))
 
 
+def test_a_swipe_on_the_touch_screen_scrolls_the_actions_page(make_app):
+    """Issue 33: on a touch panel the actions page goes back a page by a swipe up, and
+    comes back by a swipe down; a tap there still turns it (NEXT); a tap on a button is
+    that button at once (the finger down)."""
+    import pygame
+
+    from companion.core.controller import GamePage
+
+    app = make_app((480, 320))
+    app.dispatch(Press(Key.OK))
+    for turn in range(16):  # hints, and a discard now and then (a token back)
+        if turn % 3 == 2:
+            for event in (Press(Key.DISCARD), ChooseColor(Color(turn // 3)), ChooseRank(1)):
+                app.dispatch(event)
+            app.dispatch(Press(Key.OK))
+        else:
+            app.dispatch(Press(Key.HINT))
+    assert len(app.controller.game.actions) == 16
+    while app.controller.page is not GamePage.ACTIONS:
+        app.dispatch(Press(Key.NEXT))
+    app.step()
+
+    def finger(start: tuple[int, int], end: tuple[int, int]) -> None:
+        app.handle_pygame_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=start))
+        app.handle_pygame_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=end))
+        app.step()
+
+    finger((240, 250), (240, 120))  # up: older actions
+    back = app.controller.actions_back
+    assert back > 0 and app.controller.page is GamePage.ACTIONS
+    finger((240, 120), (240, 250))  # down: the newest again
+    assert app.controller.actions_back == 0 and app.controller.page is GamePage.ACTIONS
+    finger((240, 200), (242, 203))  # a tap: NEXT, older too
+    assert app.controller.actions_back == back
+    hint = next(rect for rect, event in app.targets if event == Press(Key.HINT))
+    app.handle_pygame_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=hint.center))
+    assert stored_actions(app).count("Hint") == 12  # at the finger down, as before
+
+
 def test_resume_finishes_a_game_whose_end_was_not_recorded(tmp_path):
     """A power cut between the game-ending action and its "finish": the restart sees the
     game is over, records it, and shows the end screen."""
