@@ -74,7 +74,15 @@ from companion.core.entry import (
 from companion.core.hint_level import DEFAULT_HINT_LEVEL, HintLevel
 from companion.core.history import HISTORY_SCREEN_PAGE, RESUME_ROW, HistoryFlow
 from companion.core.navigation import NavigationFlow
-from companion.core.phones import NEW_CODE, PAIR_NO, PAIR_YES, REMOVE_PHONE, PhonesFlow
+from companion.core.phones import (
+    NEW_CODE,
+    PAIR_NO,
+    PAIR_YES,
+    REMOVE_NO,
+    REMOVE_PHONE,
+    REMOVE_YES,
+    PhonesFlow,
+)
 from companion.core.results import (
     FindingsOpen,
     GameLoaded,
@@ -169,6 +177,7 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             return [AcknowledgeFindings((seen.id,))]
         if isinstance(event, PanelLayout):
             self.pile_on_table = event.pile_on_table
+            self.actions_per_page = event.actions_per_page
             return []
         if isinstance(event, QuitAllowed):
             self.can_quit = event.allowed
@@ -182,8 +191,10 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
         if isinstance(event, Tap):
             return []  # taps are resolved into events by the layout before reaching here
         if isinstance(event, Press) and event.key is Key.MENU and self.editing_name is None:
-            # leaving the Phones page while it asks "Pair Di's phone?" is a no
+            # leaving the Phones page while it asks "Pair Di's phone?" is a no; while it
+            # asks "Remove Di's phone?", the phone stays
             effects = self._on_phones(PAIR_NO) if self.pending_pair is not None else []
+            self.pending_remove = None
             if self.screen is not Screen.MENU:
                 self._return_to = self.screen
                 self.screen = Screen.MENU
@@ -236,7 +247,9 @@ __all__ = [
     "PAIR_YES",
     "PREVIOUS_VALUE",
     "QUIT_ROW",
+    "REMOVE_NO",
     "REMOVE_PHONE",
+    "REMOVE_YES",
     "RESUME_ROW",
     "SETUP_ROWS",
     "SLOT_REFUSALS",

@@ -24,13 +24,17 @@ MAX_NAME_LENGTH = 12
 #: option ``hand_memory`` would, which is its third value (docs/decisions/0097).
 HINT_LEVEL_ROW = "hint_level"
 
-#: The rows of the set-up screen, top to bottom; the focus starts on "start".
+#: The rows of the set-up screen, top to bottom; the focus starts on "start". What a hint
+#: records first of the options: it decides how every action is entered, the variants are rarer.
 SETUP_ROWS = (
     "players",
     "start",  # next to the player count: the quick path is a digit, then Return
     "first_player",
     "names",
-    *(HINT_LEVEL_ROW if name == "hand_memory" else name for name in OPTION_NAMES),
+    *sorted(
+        (HINT_LEVEL_ROW if name == "hand_memory" else name for name in OPTION_NAMES),
+        key=lambda name: name != HINT_LEVEL_ROW,
+    ),
     "language",
 )
 

@@ -14,6 +14,7 @@ from msgspec.structs import replace
 from companion.core import i18n
 from companion.core.effects import Beep, Effect, Info, Refused
 from companion.core.entry import (
+    KEY_KINDS,
     MORE_CLUES,
     SLOT_REFUSALS,
     SOFT_KEYS,
@@ -22,6 +23,7 @@ from companion.core.entry import (
     EntryStep,
     choice_event,
     clue_parts,
+    refused_before_entry,
 )
 from companion.core.entry_view import EntryView
 from companion.core.hint_level import HintLevel
@@ -53,17 +55,17 @@ class EntryFlow(EntryView):
         if not isinstance(event, Press):
             return []
         key = event.key
+        if key in KEY_KINDS:  # refused whatever is entered after: said at once, as a phone
+            refusal = refused_before_entry(game, KEY_KINDS[key])  # says it at its first tap
+            if refusal is not None:
+                self.message = Refused(refusal)
+                return [Beep("refused")]
         if key is Key.HINT:
             if self.hint_level is HintLevel.COUNT:
                 return self._record(Hint(player=game.position.current))
             return self._start_hint()
         if key in (Key.PLAY, Key.DISCARD):
-            try:  # refused whatever the card (all 8 tokens for a discard): said at once
-                game.check_kind(Play if key is Key.PLAY else Discard)
-            except IllegalAction as error:
-                self.message = Refused(error)
-                return [Beep("refused")]
-            kind = EntryKind.PLAY if key is Key.PLAY else EntryKind.DISCARD
+            kind = KEY_KINDS[key]
             self.entry = Entry(kind)
             self.preview = None
             self.screen = Screen.ENTRY

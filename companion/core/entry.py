@@ -13,6 +13,8 @@ from msgspec import Struct
 
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import Card, Color
+from engine.errors import IllegalAction
+from engine.game import Game
 from engine.memory import Clue
 from hardware.events import (
     ChooseColor,
@@ -110,6 +112,33 @@ class Entry(Struct):
         if self.kind is EntryKind.PLAY:
             return Play(card, self.announce, player=player, slot=self.slot)
         return Discard(card, player=player, slot=self.slot)
+
+
+#: The kind of action each key of the game screen begins.
+KEY_KINDS = {Key.HINT: EntryKind.HINT, Key.PLAY: EntryKind.PLAY, Key.DISCARD: EntryKind.DISCARD}
+
+
+def refused_before_entry(game: Game, kind: EntryKind) -> IllegalAction | None:
+    """The refusal every action of ``kind`` gets now, whatever is entered after it (the
+    game is over, no hint token left for a hint, all 8 for a discard, no card in hand), or
+    None. The one check of the panel's first key and of a phone's first tap (its snapshot
+    carries it): both refuse at once, in the same words.
+
+    >>> from engine import GameSetup
+    >>> refused_before_entry(Game(GameSetup(players=2)), EntryKind.DISCARD).code
+    'hint_tokens_full'
+    >>> refused_before_entry(Game(GameSetup(players=2)), EntryKind.PLAY) is None
+    True
+    """
+    try:
+        if kind is EntryKind.HINT:
+            game.check(Hint(player=game.position.current))
+        else:
+            game.check_kind(Play if kind is EntryKind.PLAY else Discard)
+    except IllegalAction as error:
+        if error.code not in NOT_YET_COMPLETE:  # only that the rest is still to enter
+            return error
+    return None
 
 
 def clue_parts(clue: Clue) -> tuple[Color | None, int | None]:

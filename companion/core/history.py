@@ -43,10 +43,10 @@ class HistoryFlow(ControllerState):
         takes the focused one up again if it can be, else goes back as BACK does."""
         focused = self.history_focus()
         resumable = focused is not None and focused.resumable
-        # Resuming while another game is unfinished asks first, as Start does; the
-        # question lasts one input.
+        # Resuming while another game is unfinished says first that it is kept, as Start
+        # does; the question lasts one input.
         asked, self._asked_to_abandon = self._asked_to_abandon, False
-        if self.message == Info("resume_abandons_the_game"):
+        if self.message == Info("resume_keeps_the_game"):
             self._acknowledge()
         if isinstance(event, Select) and event.target == RESUME_ROW and resumable:
             event = Press(Key.OK)
@@ -63,9 +63,10 @@ class HistoryFlow(ControllerState):
                 assert focused is not None
                 in_play = focused.status == "playing"  # the game on screen: nothing lost
                 game = self.game
-                if game is not None and not game.is_over and not in_play and not asked:
+                kept = game is not None and bool(game.actions) and not game.is_over
+                if kept and not in_play and not asked:
                     self._asked_to_abandon = True
-                    self.message = Info("resume_abandons_the_game")
+                    self.message = Info("resume_keeps_the_game")
                     return []
                 return [ResumeGame(focused.id)]  # the app loads it: GameLoaded
             elif event.key in (Key.BACK, Key.OK):

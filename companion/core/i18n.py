@@ -306,7 +306,7 @@ def describe_event(lang: str, event: Event, names: tuple[str, ...]) -> str:
         text = tr(lang, "ev_discard", name=name, card=card)
     elif event.kind is EventKind.MISPLAY:
         key = "ev_misplay_announce" if event.announce_right is False else "ev_misplay"
-        text = tr(lang, key, card=card, fuses=event.fuses_after)
+        text = tr(lang, key, name=name, card=card, fuses=event.fuses_after)
     else:
         text = tr(
             lang, "ev_complete" if event.firework_completed else "ev_play", name=name, card=card

@@ -123,9 +123,12 @@ class FindingsOpen(Struct, frozen=True):
 
 class PanelLayout(Struct, frozen=True):
     """How the panel lays the game out: ``pile_on_table``, the discard pile is shown on
-    the table page (a wide or a tall panel), so it has no page of its own (NEXT skips it)."""
+    the table page (a wide or a tall panel), so it has no page of its own (NEXT skips it);
+    ``actions_per_page``, how many actions its actions page held in the last frame: NEXT
+    and PREVIOUS move the page by as many (0: not known, the page shows the newest)."""
 
     pile_on_table: bool
+    actions_per_page: int = 0
 
 
 Result = (

@@ -30,7 +30,8 @@ class SetupFlow(ControllerState):
 
     def _on_setup(self, event: InputEvent) -> list[Effect]:
         draft = self.draft
-        # Start while a game is unfinished asks first; the question lasts one input.
+        # Start while a game is unfinished says first that it is kept; the question lasts
+        # one input.
         asked, self._asked_to_abandon = self._asked_to_abandon, False
         if self.editing_name is not None:
             return self._edit_name(event)
@@ -55,9 +56,16 @@ class SetupFlow(ControllerState):
         elif key is Key.OK:
             row = SETUP_ROWS[self.focus]
             if row == "start":
-                if self.game is not None and not self.game.is_over and not asked:
+                # a game with actions stays in the history, resumable: said once first
+                # (one with none is not kept: nothing to say, decision 0101)
+                if (
+                    self.game is not None
+                    and self.game.actions
+                    and not self.game.is_over
+                    and not asked
+                ):
                     self._asked_to_abandon = True
-                    self.message = Info("start_abandons_the_game")
+                    self.message = Info("start_keeps_the_game")
                     return []
                 return self._start_game()
             self.change_setup_row(row)
@@ -76,6 +84,7 @@ class SetupFlow(ControllerState):
             draft.first_player = (draft.first_player + step) % draft.players
         elif row == "names":
             self.editing_name = 0
+            self.name_selected = True
             while len(draft.names) < draft.players:
                 draft.names.append("")
         elif row == "language":
@@ -92,17 +101,25 @@ class SetupFlow(ControllerState):
             draft.options = draft.options.with_value(row, choices[index % len(choices)])
 
     def _edit_name(self, event: InputEvent) -> list[Effect]:
+        """A name typed: each one starts selected (the first character typed replaces
+        what an earlier table typed, BackSpace erases it whole), then characters add."""
         draft, seat = self.draft, self.editing_name
         assert seat is not None
+        selected, self.name_selected = self.name_selected, False
         if isinstance(event, TypeText):
             text = "".join(ch for ch in event.text if ch.isprintable())
-            draft.names[seat] = (draft.names[seat] + text)[:MAX_NAME_LENGTH]
+            before = "" if selected and text else draft.names[seat]
+            draft.names[seat] = (before + text)[:MAX_NAME_LENGTH]
+            self.name_selected = selected and not text  # nothing typed: still selected
         elif isinstance(event, Press) and event.key is Key.UNDO:
-            draft.names[seat] = draft.names[seat][:-1]
+            draft.names[seat] = "" if selected else draft.names[seat][:-1]
         elif isinstance(event, Press) and event.key in (Key.OK, Key.NEXT):
             self.editing_name = seat + 1 if seat + 1 < draft.players else None
+            self.name_selected = self.editing_name is not None
         elif isinstance(event, Press) and event.key is Key.BACK:
             self.editing_name = None
+        else:
+            self.name_selected = selected  # a key that does nothing here
         return []
 
     def _start_game(self) -> list[Effect]:

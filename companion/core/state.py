@@ -65,7 +65,8 @@ class GamePage(Enum):
     HANDS = "hands"  # hand memory: every player's hand
 
 
-#: The end screen's pages: the result, the discard pile, the actions.
+#: The end screen's pages: the result, the discard pile, the actions (and with hand
+#: memory every player's hand, as on the game screen).
 END_PAGES = (GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS)
 
 #: The screens that show the game in play (an entry or an undo question over it).
@@ -125,6 +126,9 @@ class ControllerState:
         #: Whether the menu offers Quit (a desktop window, not the appliance's service).
         self.can_quit = False
         self.editing_name: int | None = None
+        #: The name being typed is selected, as a text field's is when it is entered: the
+        #: first character typed replaces it (BackSpace erases it), then typing adds.
+        self.name_selected = False
         self.history: History | None = None  # filled by HistoryLoaded after LoadHistory
         self.history_more = False  # older games than those in ``history`` remain unread
         self.scroll = 0  # the first row shown on the history and help screens
@@ -133,6 +137,13 @@ class ControllerState:
         #: fireworks on a wide panel, below them on a tall one): then it has no page of
         #: its own. The app tells it (:class:`~companion.core.results.PanelLayout`).
         self.pile_on_table = False
+        #: The actions page: how many of the newest actions it skips (NEXT goes back a page
+        #: at a time, to the first action, then on to the next page), and how many a page
+        #: holds, as the panel drew it (:class:`~companion.core.results.PanelLayout`).
+        self.actions_back = 0
+        self.actions_per_page = 0
+        #: Where each page NEXT left was (PREVIOUS comes back to it, page sizes vary).
+        self._actions_trail: list[int] = []
         self._return_to = Screen.GAME
         self._clock = clock
         self._asked_to_abandon = False
@@ -146,6 +157,9 @@ class ControllerState:
         self.pending_pair: PhonePair | None = None
         #: When the panel began asking (the clock's ISO time; None without a clock).
         self.pending_since: str | None = None
+        #: A paired phone the panel asks about removing ("Remove Di's phone? OK"): its
+        #: id, until OK removes it or Cancel keeps it (a tap alone removes nothing).
+        self.pending_remove: int | None = None
         #: Wrong codes tried against this pairing code, by address (the server's key).
         self.pairing_misses: dict[str, int] = {}
         #: Where the Phones page is: None on its pairing code (the QR code, the URL, the
@@ -213,22 +227,45 @@ class ControllerState:
     def pages(self) -> tuple[GamePage, ...]:
         """The pages NEXT turns through: the table, the discard pile (unless the table
         shows it), the recent actions, and with hand memory every player's hand; at the
-        end, the result, the discard pile and the actions."""
+        end, the result, the discard pile, the actions and with hand memory the hands as
+        the game left them."""
+        memory = (GamePage.HANDS,) if self.hand_memory else ()
         if self.screen is Screen.END:
-            return END_PAGES
+            return (*END_PAGES, *memory)
         pages = [GamePage.TABLE]
         if not self.pile_on_table:
             pages.append(GamePage.DISCARDS)
         pages.append(GamePage.ACTIONS)
-        if self.hand_memory:
-            pages.append(GamePage.HANDS)
-        return tuple(pages)
+        return (*pages, *memory)
 
     def turn_page(self, step: int) -> None:
-        """NEXT (``+1``) or PREVIOUS (``-1``): the next or previous page, round."""
+        """NEXT (``+1``) or PREVIOUS (``-1``): the next or previous page, round. On the
+        actions page NEXT first goes back to older actions, a page at a time, until the
+        first one is shown; PREVIOUS comes back to the newest first."""
+        if self.page is GamePage.ACTIONS and self._scroll_actions(step):
+            return
         pages = self.pages
         here = pages.index(self.page) if self.page in pages else 0
         self.page = pages[(here + step) % len(pages)]
+        self.actions_back = 0  # a page turned to shows the newest actions first
+        self._actions_trail = []
+
+    def _scroll_actions(self, step: int) -> bool:
+        """The actions page moved a page older (``+1``) or newer (``-1``); False when it
+        is already at the first (the newest) action that way."""
+        count = len(self.game.events) if self.game else 0
+        per_page = self.actions_per_page
+        if per_page <= 0:
+            return False
+        if step > 0 and self.actions_back + per_page < count:
+            self._actions_trail.append(self.actions_back)
+            self.actions_back += per_page
+            return True
+        if step < 0 and self.actions_back > 0:
+            trail = self._actions_trail
+            self.actions_back = trail.pop() if trail else max(0, self.actions_back - per_page)
+            return True
+        return False
 
     def last_event(self) -> Event | None:
         game = self.game
@@ -270,6 +307,7 @@ class ControllerState:
             outcome, count = PhoneOutcome.REFUSED, len(game.actions)
             return [PhoneReply(move, phone.id, Refused(error), outcome, count, keep=True)]
         self.message = Happened(event, by="" if phone is None else phone.name)
+        self.actions_back, self._actions_trail = 0, []  # the actions page: this one first
         reply = None
         if phone is None or move is None:
             self._close_entry(after_record=True)
@@ -291,6 +329,7 @@ class ControllerState:
         assert game is not None and game.actions
         undone = game.events[-1]
         game.undo()
+        self.actions_back, self._actions_trail = 0, []
         self.message = Undone(undone, by="" if phone is None else phone.name)
         if phone is None or move is None:
             self.screen = Screen.GAME  # undo after the end goes back into the game

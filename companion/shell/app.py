@@ -250,6 +250,9 @@ class Inbox(Struct):
                 return out
 
 
+#: A swipe: the finger travels at least this share of the panel's height, up or down.
+SWIPE_SHARE = 0.15
+
 #: Refused phone requests whose answers are kept in memory for a retry (a phone retries
 #: within seconds; a few hundred bytes each).
 REFUSALS_KEPT = 512
@@ -268,6 +271,7 @@ class App:
         on_tokens: Callable[[int, int], None] | None = None,
         on_beep: Callable[[BeepKind], None] | None = None,
         tag_map: TagMap | None = None,
+        reader_configured: bool = False,
     ) -> None:
         self.storage = storage
         self.display = display
@@ -284,7 +288,12 @@ class App:
         self.on_beep = on_beep
         #: The enrolled deck, for a USB reader typing into the window (a burst of keys).
         self.tag_map = tag_map if tag_map is not None else TagMap()
+        #: Whether a burst of keys may be a card read: only with a reader configured or a
+        #: deck enrolled; else quick typing is typing (decision 0102).
+        self.typed_reads = reader_configured or len(self.tag_map) > 0
         self.typed_burst: KeyBurst[pygame.event.Event] = KeyBurst()
+        #: Where a finger went down on what turns a page: a tap or a swipe, told at its lift.
+        self.pressed_at: tuple[int, int] | None = None
         self.watchdog = sdnotify.Watchdog()
         #: The answers to phones' refused requests (nothing changed), for a retry of one:
         #: in memory, the last :data:`REFUSALS_KEPT`, never a row each in the database
@@ -351,9 +360,12 @@ class App:
 
     def draw(self) -> None:
         self.targets = self.renderer.draw(self.display.surface, self.controller)
-        # the panel's layout decides whether the discard pile has a page of its own
-        if self.renderer.pile_on_table != self.controller.pile_on_table:
-            self.controller.handle(PanelLayout(self.renderer.pile_on_table))
+        # the panel's layout decides whether the discard pile has a page of its own, and
+        # how many actions a page of them holds
+        renderer, controller = self.renderer, self.controller
+        layout = PanelLayout(renderer.pile_on_table, renderer.actions_shown)
+        if layout != PanelLayout(controller.pile_on_table, controller.actions_per_page):
+            controller.handle(layout)
         self.display.present()
         self.dirty = False
         self.frames += 1
@@ -425,10 +437,11 @@ class App:
         return max(1, min(timeout_ms, due_ms))
 
     def take_pygame_event(self, event: pygame.event.Event) -> None:
-        """A pygame event as it arrives: key events pass through the burst check first
-        (a USB reader typing into the window is a card read, not keys)."""
+        """A pygame event as it arrives: with a reader configured or a deck enrolled, key
+        events pass through the burst check first (a USB reader typing into the window is
+        a card read, not keys); without, keys are keys, however fast."""
         kind = event.type
-        if kind not in (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT):
+        if kind not in (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT) or not self.typed_reads:
             self.handle_pygame_event(event)
             return
         char = None
@@ -464,12 +477,37 @@ class App:
             elif event.text == "?":  # shift+/ on most layouts: only the text says "?"
                 self.dispatch(Press(Key.HELP))
         elif kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.dispatch(Tap(*event.pos))
-        elif kind == pygame.FINGERDOWN:
+            self.pointer_down(*event.pos)
+        elif kind == pygame.MOUSEBUTTONUP and event.button == 1:
+            self.pointer_up(*event.pos)
+        elif kind in (pygame.FINGERDOWN, pygame.FINGERUP):
             width, height = self.display.size
-            self.dispatch(Tap(int(event.x * width), int(event.y * height)))
+            where = (int(event.x * width), int(event.y * height))
+            (self.pointer_down if kind == pygame.FINGERDOWN else self.pointer_up)(*where)
         elif kind in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
             self.dirty = True
+
+    def pointer_down(self, x: int, y: int) -> None:
+        """A finger (or the mouse) down: a tap at once, unless on what turns a page (the
+        actions page, the hands, a "More below" line): there it may be a swipe, told
+        when the finger lifts."""
+        if self.resolve_tap(Tap(x, y)) == Press(Key.NEXT):
+            self.pressed_at = (x, y)
+            return
+        self.pressed_at = None
+        self.dispatch(Tap(x, y))
+
+    def pointer_up(self, x: int, y: int) -> None:
+        """The finger lifted: up or down by :data:`SWIPE_SHARE` of the panel is a swipe,
+        NEXT (up: older actions, the rows below) or PREVIOUS (down); else the tap."""
+        start, self.pressed_at = self.pressed_at, None
+        if start is None:
+            return
+        rise = y - start[1]
+        if abs(rise) >= SWIPE_SHARE * self.display.size[1] and abs(rise) > abs(x - start[0]):
+            self.dispatch(Press(Key.NEXT if rise < 0 else Key.PREVIOUS))
+        else:
+            self.dispatch(Tap(*start))
 
     def resolve_tap(self, tap: Tap) -> InputEvent | None:
         """The event of the target under a tap, from the last frame drawn."""

@@ -565,7 +565,8 @@ class Storage:
 
     def history(self) -> list[HistoryRow]:
         """Every game, newest first (by id: the Pi's clock may jump): the finished ones
-        and those left unfinished (in play, or abandoned for a new game), resumable.
+        and those left unfinished (in play, or abandoned for a new game), resumable; an
+        unfinished one with no action is not listed (nothing to resume).
 
         Each game's log is read and replayed: a game that does not is a row with
         :attr:`HistoryRow.damaged` set (and no result), never an exception.
@@ -583,7 +584,7 @@ class Storage:
         Each game listed is read back and replayed as in :meth:`history` (a damaged one is a
         row that says so), so a page costs the same however many games are stored.
         """
-        where = "" if before is None else " WHERE id < ?"
+        where = "" if before is None else " AND id < ?"
         params = ([] if before is None else [before]) + [limit + 1, max(0, skip)]
         with self._transaction("read the history", write=False) as db:
             rows = db.execute(

@@ -22,6 +22,7 @@ from msgspec import Struct, to_builtins
 
 from companion.core import i18n
 from companion.core.controller import Controller, Happened, Undone, message_words
+from companion.core.entry import KEY_KINDS, refused_before_entry
 from engine.cards import Color
 from engine.game import Event, Game
 from engine.memory import SlotKnowledge
@@ -159,12 +160,17 @@ class Snapshot(Struct, frozen=True):
     last_action: str = ""
     #: What storage found and no player has acknowledged yet (OK on the panel), in words.
     findings: tuple[str, ...] = ()
+    #: The actions refused now whatever is entered after ("discard": all 8 hint tokens…),
+    #: each with its sentence: the page refuses them at the first tap, as the panel does
+    #: at the first key (:func:`~companion.core.entry.refused_before_entry`).
+    refused: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON values: the views (nested ones too) become objects, the labels an object,
         and tuples stay tuples, which JSON writes as lists."""
         data: dict[str, Any] = to_builtins(self)
         data["labels"] = dict(self.labels)
+        data["refused"] = dict(self.refused)
         return data
 
 
@@ -237,7 +243,19 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         timed_display=game.setup.options.timed_display,
         last_action=_last_action(controller),
         findings=findings,
+        refused=_refused(lang, game),
     )
+
+
+def _refused(lang: str, game: Game) -> tuple[tuple[str, str], ...]:
+    """The actions refused now whatever is entered after, by kind, with the sentence the
+    panel says at the first key."""
+    refused = []
+    for kind in KEY_KINDS.values():
+        error = refused_before_entry(game, kind)
+        if error is not None:
+            refused.append((kind.value, i18n.refusal_text(lang, error, game.setup.names)))
+    return tuple(refused)
 
 
 def _last_action(controller: Controller) -> str:

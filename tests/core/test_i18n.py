@@ -610,14 +610,15 @@ def test_event_completion_bonus_lost_with_8_tokens():
 
 
 def test_event_misplay():
+    """Issue 33: a misplay names who made it, as every other line does."""
     event = events_of(TWO, [Play(C("R3")), Play(C("R4"))])[-1]
     assert event.kind is EventKind.MISPLAY
-    assert describe_event("en", event, TWO.names) == "Misplay: red 4 is discarded, fuse 2 of 3"
+    assert describe_event("en", event, TWO.names) == "Bo misplayed red 4: discarded, fuse 2 of 3"
     assert describe_event("fr", event, TWO.names) == (
-        f"Erreur{NB}: 4 rouge va à la défausse, mèche 2 sur 3"
+        f"Erreur{NB}: Bo a posé 4 rouge, qui va à la défausse, mèche 2 sur 3"
     )
     assert describe_event("de", event, TWO.names) == (
-        "Fehler: Rot 4 kommt auf den Ablagestapel, Blitz 2 von 3"
+        "Fehler von Bo: Rot 4 kommt auf den Ablagestapel, Blitz 2 von 3"
     )
 
 
@@ -626,14 +627,38 @@ def test_event_misplay_after_a_wrong_announce():
     event = events_of(timed, [Play(C("R1"), Y)])[-1]
     assert event.kind is EventKind.MISPLAY and event.announce_right is False
     assert describe_event("en", event, timed.names) == (
-        "Wrong colour announced: red 1 is discarded, fuse 1 of 3"
+        "Ann announced the wrong colour: red 1 discarded, fuse 1 of 3"
     )
     assert describe_event("fr", event, timed.names) == (
-        f"Mauvaise couleur annoncée{NB}: 1 rouge va à la défausse, mèche 1 sur 3"
+        f"Mauvaise couleur annoncée par Ann{NB}: 1 rouge va à la défausse, mèche 1 sur 3"
     )
     assert describe_event("de", event, timed.names) == (
-        "Falsche Farbe angesagt: Rot 1 kommt auf den Ablagestapel, Blitz 1 von 3"
+        "Ann hat die falsche Farbe angesagt: Rot 1 kommt auf den Ablagestapel, Blitz 1 von 3"
     )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_line_of_what_happened_names_who_did_it(lang: str) -> None:
+    """Issue 33: every kind of action said on the last-action line, the actions page and
+    the phones names the player who made it (a misplay said "Misplay: red 2 is
+    discarded" and no one)."""
+    timed = GameSetup(
+        players=3, names=("Xavi", "Yuki", "Zoe"), options=GameOptions(timed_display=True)
+    )
+    actions = [
+        Hint(),  # count only
+        Hint(to=0, color=R),  # its content
+        Play(C("R1")),  # played
+        Play(C("B3")),  # misplayed
+        Discard(C("W2")),
+        Play(C("G1"), Y),  # the wrong colour announced
+        Play(C("R2"), R),  # the right one
+    ]
+    events = events_of(timed, actions)
+    assert {event.kind for event in events} == set(EventKind)
+    for event in events:
+        text = describe_event(lang, event, timed.names)
+        assert timed.names[event.player] in text, text
 
 
 def test_event_discard():

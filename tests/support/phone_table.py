@@ -135,7 +135,7 @@ class LiveTable:
         self.open_phones_page()
         phones = [p for p in self.app.controller.paired.values() if p.name == name]
         assert len(phones) == 1, phones
-        self.emit(Select(f"remove_phone:{phones[0].id}"))
+        self.emit(Select(f"remove_phone:{phones[0].id}"), Press(Key.OK))  # asked, then OK
         wait_until(lambda: not self.app.controller.paired, f"{name}'s phone removed")
         self.back_to_game()
 

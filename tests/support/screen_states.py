@@ -14,6 +14,7 @@ from companion.core.controller import (
     HINT_LEVEL_ROW,
     MAX_NAME_LENGTH,
     MORE_CLUES,
+    REMOVE_PHONE,
     SETUP_ROWS,
     SOFT_KEYS,
     Controller,
@@ -33,7 +34,15 @@ from engine.game import Game
 from engine.options import GameOptions
 from engine.outcome import EndReason, Outcome, Rating
 from engine.table import SimulatedTable
-from hardware.events import ChooseColor, ChooseRank, ChooseSeat, ChooseSlot, Key, Press
+from hardware.events import (
+    ChooseColor,
+    ChooseRank,
+    ChooseSeat,
+    ChooseSlot,
+    Key,
+    Press,
+    Select,
+)
 
 LONG_NAMES = ("Bernadette", "Christopher", "Dominique", "Emmanuelle", "Maximiliane")
 assert all(len(name) <= MAX_NAME_LENGTH for name in LONG_NAMES)
@@ -574,6 +583,14 @@ def phones_page_list(lang: str) -> Controller:
     return controller
 
 
+def phones_page_removing(lang: str) -> Controller:
+    """The Phones page asks before removing the phone with the longest name (a tap on
+    its button): "Remove …'s phone? OK", with Cancel and OK."""
+    controller = phones_page_list(lang)
+    controller.handle(Select(f"{REMOVE_PHONE}{PAIRED[0].id}"))
+    return controller
+
+
 def phones_page_off(lang: str) -> Controller:
     """The Phones page when the page for phones is off: one sentence says how to turn it on."""
     controller = final_round_five(lang)
@@ -635,6 +652,7 @@ STATES: dict[str, Callable[[str], Controller]] = {
     "phones_page_off": phones_page_off,
     "phones_page_paired": phones_page_paired,
     "phones_page_list": phones_page_list,
+    "phones_page_removing": phones_page_removing,
 }
 
 __all__ = ["STATES"]

@@ -49,9 +49,9 @@ LANGUAGE = Language(
         "clue_rank": "{rank}er",
         "ev_play": "{name} hat {card} ausgespielt",
         "ev_complete": "{name} hat {card} ausgespielt: Feuerwerk komplett!",
-        "ev_misplay": "Fehler: {card} kommt auf den Ablagestapel, Blitz {fuses} von 3",
+        "ev_misplay": "Fehler von {name}: {card} kommt auf den Ablagestapel, Blitz {fuses} von 3",
         "ev_misplay_announce": (
-            "Falsche Farbe angesagt: {card} kommt auf den Ablagestapel, Blitz {fuses} von 3"
+            "{name} hat die falsche Farbe angesagt: {card} kommt auf den Ablagestapel, Blitz {fuses} von 3"
         ),
         "ev_discard": "{name} hat {card} abgeworfen",
         "ev_tokens_gained": "+{n} Hinweis",
@@ -72,8 +72,9 @@ LANGUAGE = Language(
         "softkey_undo": "ZURÜCK",
         "softkey_next": "WEITER",
         "softkey_ok": "OK",
-        "start_abandons_the_game": (
-            "Das laufende Spiel wird abgebrochen: zum Bestätigen noch einmal Starten"
+        "start_keeps_the_game": (
+            "Das laufende Spiel bleibt im Verlauf und kann fortgesetzt werden:"
+            " für ein neues Spiel noch einmal Starten"
         ),
         "entry_pick_rank": "Zahl?",
         "entry_announce": "Angesagt: {color}",
@@ -148,6 +149,7 @@ LANGUAGE = Language(
         "phone_pair_too_many": "Zu viele Versuche: warte eine Minute, dann tippe den Code erneut.",
         "phone_pair_code_spent": "Zu viele falsche Codes von diesem Handy: verlasse die Handy-Seite am Begleiter und öffne sie erneut für einen neuen Code.",
         "phone_paired": "Das Handy von {name} kann Aktionen eintragen",
+        "phone_remove_confirm": "Das Handy von {name} entfernen? OK",
         "phone_removed": "Das Handy von {name} wurde entfernt",
         "phones_pairing_code": "Code, um Aktionen am Handy einzutragen",
         "phones_paired": "Handys, die Aktionen eintragen",
@@ -182,6 +184,8 @@ LANGUAGE = Language(
         "points": "Punkte",
         "new_game_hint": "OK: neues Spiel · Zurück: zurücknehmen",
         # set-up
+        "rows_below": "Weiter unten: {rows}",
+        "rows_above": "Weiter oben: {rows}",
         "setup_title": "Neues Spiel",
         "players": "Spieler",
         "first_player": "Startspieler",
@@ -218,7 +222,10 @@ LANGUAGE = Language(
         "history_empty": "Noch kein Spiel beendet",
         "history_unfinished": "unvollendet",
         "history_resume": "Spiel {game} fortsetzen",
-        "resume_abandons_the_game": "Das laufende Spiel wird abgebrochen: zum Bestätigen noch einmal Fortsetzen",
+        "resume_keeps_the_game": (
+            "Das laufende Spiel bleibt im Verlauf und kann fortgesetzt werden:"
+            " zum Bestätigen noch einmal Fortsetzen"
+        ),
         "history_damaged": "Spiel {game}: beschädigt, beiseitegelegt",
         "history_unreadable": "Der Verlauf ist nicht lesbar: Die Spieldatenbank ist beschädigt",
         "game_damaged_kept_aside": "Spiel {game} ist beschädigt und kann nicht fortgesetzt werden: Es bleibt in der Datenbank beiseitegelegt; ein neues Spiel kann beginnen",

@@ -100,6 +100,11 @@ class Renderer:
     def targets(self) -> list[Target]:
         return self.kit.targets
 
+    @property
+    def actions_shown(self) -> int:
+        """How many actions the actions page held when last drawn (its page's size)."""
+        return self.kit.actions_shown
+
     def banner_height(self, notice: str) -> int:
         """The notice banner's height: its wrapped lines, but never more than
         :data:`BANNER_SHARE` of the panel (what does not fit is cut, ending in "…"),
@@ -117,6 +122,7 @@ class Renderer:
         kit.targets = []
         kit.texts = []
         kit.pile = []
+        kit.actions_back = controller.actions_back  # the actions page's place
         surface.fill(BACKGROUND)
         width, height = self.size
         # A notice (a device unplugged, a damaged game kept aside) is a banner of its

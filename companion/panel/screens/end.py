@@ -1,6 +1,7 @@
 """The end screen: the score, the rating and its sentence, why the game ended, who
 played, the fireworks, the figures; NEXT (or the Discard pile button) shows the
-figures and the discard pile as a page of its own."""
+figures and the discard pile as a page of its own, then the actions, and with hand
+memory every player's hand as the game left them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pygame
 from companion.core import i18n
 from companion.core.controller import Controller, GamePage
 from companion.panel.screens import actions, piles
+from companion.panel.screens.game import draw_hands_page as hands_page
 from companion.panel.screens.kit import ACCENT, DIM, TEXT, Kit
 from engine.game import EventKind, Game
 from engine.outcome import Outcome
@@ -22,8 +24,9 @@ _NEXT_LABEL = {
 }
 
 
-def _buttons(lang: str, page: GamePage) -> list[tuple[str, InputEvent]]:
-    toggle = i18n.tr(lang, _NEXT_LABEL.get(page, "back_to_score"))
+def _buttons(lang: str, page: GamePage, *, hands: bool) -> list[tuple[str, InputEvent]]:
+    turns_to = "hands" if hands and page is GamePage.ACTIONS else _NEXT_LABEL.get(page, "")
+    toggle = i18n.tr(lang, turns_to or "back_to_score")
     return [
         (i18n.tr(lang, "button_undo"), Press(Key.UNDO)),
         (toggle, Press(Key.NEXT)),
@@ -46,10 +49,13 @@ def figures(lang: str, game: Game) -> str:
 def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     game, lang = controller.game, controller.language
     assert game is not None
+    if controller.hand_memory and controller.page is GamePage.HANDS:
+        hands_page(kit, surface, controller)  # as the game screen's: a tap turns it
+        return
     w, h, pad = kit.width, kit.height, kit.pad
     inner_w = w - 2 * pad
     layout = kit.layout()
-    buttons = _buttons(lang, controller.page)
+    buttons = _buttons(lang, controller.page, hands=controller.hand_memory)
     bar_h = kit.bar_height([label for label, _ in buttons], inner_w)
     bar = layout.place("buttons", pygame.Rect(pad, h - pad - bar_h, inner_w, bar_h))
     kit.button_bar(surface, bar, buttons)

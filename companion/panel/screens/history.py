@@ -18,7 +18,7 @@ from hardware.events import InputEvent, Key, Press, Select
 #: The notices the history screen says (reading the history failed, a game would not
 #: resume, resuming would abandon the game in play); others belong to the screen they
 #: were said on.
-SAID_HERE = ("history_unreadable", "game_damaged_kept_aside", "resume_abandons_the_game")
+SAID_HERE = ("history_unreadable", "game_damaged_kept_aside", "resume_keeps_the_game")
 
 
 def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:

@@ -189,6 +189,10 @@ class Kit:
         #: Every discarded card drawn in the last frame (a stacked copy too): its code,
         #: its mark ("!", "×" or ""), where; so that a test can count the whole pile.
         self.pile: list[tuple[str, str, pygame.Rect]] = []
+        #: The actions page: how many of the newest actions it skips (the controller's),
+        #: and how many it showed when last drawn (told back to the controller).
+        self.actions_back = 0
+        self.actions_shown = 0
 
     def layout(self, bounds: pygame.Rect | None = None) -> Layout:
         """A layout for one screen (the area being drawn, unless ``bounds``)."""

@@ -22,11 +22,12 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
     would; or say in one sentence why this game has no such page on this panel."""
     game = controller.game
     assert game is not None
-    at_end = name.startswith("end")
+    # the hands are a page of the game screen and, once the game is over, of the end's
+    at_end = name.startswith("end") or (name == "hands" and game.is_over)
     if at_end and not game.is_over:
         return f"--page {name}: the game is not over (its pages: game, discards, actions, hands)"
     if not at_end and game.is_over:
-        return f"--page {name}: the game is over (its pages: end, end-discards, end-actions)"
+        return f"--page {name}: the game is over (its pages: end, end-discards, end-actions, hands)"
     page = GamePage(RENDER_PAGES[name])
     assert controller.screen is (Screen.END if at_end else Screen.GAME)  # the game's screen
     controller.handle(PanelLayout(pile_on_table(size)))
