@@ -43,7 +43,6 @@ REQUIRED_KEYS: Final = ("sourceName", "sourcePlayId", "playDate", "game", "playe
 REQUIRED_GAME_KEYS: Final = ("name", "bggId", "sourceGameId", "highestWins", "noPoints")
 REQUIRED_PLAYER_KEYS: Final = ("name", "sourcePlayerId", "score", "winner", "startPlayer")
 
-_STORED: Final = "%Y-%m-%dT%H:%M:%SZ"  # storage's time stamps (UTC)
 _PLAY_DATE: Final = "%Y-%m-%d %H:%M:%S"  # BG Stats' playDate (UTC)
 
 
@@ -58,7 +57,9 @@ class PlayFacts(Struct, frozen=True):
 
 
 def _moment(stamp: str) -> datetime:
-    return datetime.strptime(stamp, _STORED).replace(tzinfo=UTC)
+    """A stored stamp (or a log header's ISO 8601 ``started_at``) as a time in UTC."""
+    moment = datetime.fromisoformat(stamp)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def play_date(stamp: str) -> str:
@@ -84,13 +85,14 @@ def play_id(game: Game, facts: PlayFacts) -> str:
 
 
 def result_words(lang: str, game: Game) -> str:
-    """The rating and its sentence ("Excellent. …"), or how a lost game was lost."""
+    """The score and the rating ("21/25 · Amazing"), or how a lost game was lost."""
     rating, reason = game.rating, game.end_reason
     if rating is not None:
-        return f"{i18n.rating_title(lang, rating)}. {i18n.rating_sentence(lang, rating)}"
-    assert reason is not None
-    why = i18n.end_reason_text(lang, reason, game.setup.names[game.position.current])
-    return f"{i18n.tr(lang, 'lost')}. {why}"
+        said = i18n.rating_title(lang, rating)
+    else:
+        assert reason is not None
+        said = i18n.end_reason_text(lang, reason, game.setup.names[game.position.current])
+    return f"{game.score}/{game.setup.max_score} · {said}"
 
 
 def bgstats_play(game: Game, facts: PlayFacts, lang: str = "en") -> dict[str, Any]:
@@ -107,7 +109,7 @@ def bgstats_play(game: Game, facts: PlayFacts, lang: str = "en") -> dict[str, An
         "durationMin": duration_minutes(facts),
         "location": facts.location,
         "board": i18n.variant_name(lang, setup.options),
-        "comments": f"{score}/{setup.max_score} · {result_words(lang, game)}",
+        "comments": result_words(lang, game),
         "game": {
             "name": "Hanabi",
             "bggId": HANABI_BGG_ID,
@@ -130,6 +132,7 @@ def bgstats_play(game: Game, facts: PlayFacts, lang: str = "en") -> dict[str, An
 
 
 def bgstats_link(game: Game, facts: PlayFacts, lang: str = "en") -> str:
-    """The ``createPlay`` link of the finished game (its JSON compact, URL-encoded)."""
+    """The ``createPlay`` link of the finished game: its JSON compact, URL-encoded but for
+    ``:`` and ``,``, which a query may hold as they are (a shorter link, a smaller code)."""
     text = json.dumps(bgstats_play(game, facts, lang), ensure_ascii=False, separators=(",", ":"))
-    return CREATE_PLAY + quote(text, safe="")
+    return CREATE_PLAY + quote(text, safe=":,")

@@ -87,6 +87,7 @@ from companion.core.results import (
     PhoneRemoved,
     PhonesLoaded,
     PhonesServed,
+    PlayLinked,
     QuitAllowed,
     Result,
     StartupNotice,
@@ -167,6 +168,9 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             return [AcknowledgeFindings((seen.id,))]
         if isinstance(event, PanelLayout):
             self.pile_on_table = event.pile_on_table
+            return []
+        if isinstance(event, PlayLinked):
+            self.play_link = (event.link, event.actions)
             return []
         if isinstance(event, QuitAllowed):
             self.can_quit = event.allowed
@@ -263,6 +267,7 @@ __all__ = [
     "PhoneReply",
     "PhonesLoaded",
     "PhonesServed",
+    "PlayLinked",
     "Quit",
     "QuitAllowed",
     "RecordAction",

@@ -116,6 +116,14 @@ class FindingsOpen(Struct, frozen=True):
     findings: tuple[Finding, ...]
 
 
+class PlayLinked(Struct, frozen=True):
+    """The finished game is stored: ``link`` logs it in BG Stats (the end screen's QR
+    code); ``actions``, the number of actions of the game it logs."""
+
+    link: str
+    actions: int
+
+
 class PanelLayout(Struct, frozen=True):
     """How the panel lays the game out: ``pile_on_table``, the discard pile is shown on
     the table page (a wide or a tall panel), so it has no page of its own (NEXT skips it)."""
@@ -138,4 +146,5 @@ Result = (
     | QuitAllowed
     | FindingsOpen
     | PanelLayout
+    | PlayLinked
 )

@@ -62,9 +62,11 @@ class GamePage(Enum):
     DISCARDS = "discards"  # the whole discard pile
     ACTIONS = "actions"  # the recent actions, newest first
     HANDS = "hands"  # hand memory: every player's hand
+    PLAY_LOG = "play_log"  # the end: the QR code that logs the play in BG Stats
 
 
-#: The end screen's pages: the result, the discard pile, the actions.
+#: The end screen's pages: the result, the discard pile, the actions (then, once the app
+#: has made its link, the QR code that logs the play in BG Stats).
 END_PAGES = (GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS)
 
 #: The screens that show the game in play (an entry or an undo question over it).
@@ -148,6 +150,9 @@ class ControllerState:
         self.phone_focus: int | None = None
         #: The URL of the page for phones (told by the app when it serves one), else None.
         self.phones_url: str | None = None
+        #: The link that logs the finished game in BG Stats (the app makes it when the game
+        #: is stored finished), and the number of actions of the game it logs.
+        self.play_link: tuple[str, int] | None = None
 
     # -- reading -----------------------------------------------------------
 
@@ -204,7 +209,7 @@ class ControllerState:
         shows it), the recent actions, and with hand memory every player's hand; at the
         end, the result, the discard pile and the actions."""
         if self.screen is Screen.END:
-            return END_PAGES
+            return END_PAGES + ((GamePage.PLAY_LOG,) if self.end_link() else ())
         pages = [GamePage.TABLE]
         if not self.pile_on_table:
             pages.append(GamePage.DISCARDS)
@@ -212,6 +217,13 @@ class ControllerState:
         if self.hand_memory:
             pages.append(GamePage.HANDS)
         return tuple(pages)
+
+    def end_link(self) -> str | None:
+        """The BG Stats link of the game on screen, once it is over and the app made it."""
+        game, link = self.game, self.play_link
+        if game is None or link is None or not game.is_over or link[1] != len(game.actions):
+            return None
+        return link[0]
 
     def turn_page(self, step: int) -> None:
         """NEXT (``+1``) or PREVIOUS (``-1``): the next or previous page, round."""

@@ -54,6 +54,7 @@ from companion.core.controller import (
     PhoneReply,
     PhonesLoaded,
     PhonesServed,
+    PlayLinked,
     Quit,
     RecordAction,
     RecordUndo,
@@ -661,6 +662,21 @@ class App:
             except StorageError as error:
                 log.warning("%s", error)
 
+    def link_play(self) -> None:
+        """The finished game's BG Stats link, for the end screen's QR code and the phones'.
+        A link that cannot be made (the game no longer reads back) is one line in the log."""
+        from companion.shell.play_link import stored_play_link
+
+        game = self.controller.game
+        if self.game_id is None or game is None:
+            return
+        try:
+            link = stored_play_link(self.storage, self.game_id, game, self.controller.language)
+        except StorageError as error:
+            log.warning("no BG Stats link for game %s: %s", self.game_id, error)
+            return
+        self.controller.handle(PlayLinked(link, len(game.actions)))
+
     def carry_out(self, effect: Effect) -> None:
         """Do one effect. Storage writes commit before returning: nothing shows unsaved."""
         storage = self.storage
@@ -690,6 +706,7 @@ class App:
         elif isinstance(effect, FinishGame):
             assert self.game_id is not None and self.controller.game is not None
             storage.finish(self.game_id, self.controller.game)
+            self.link_play()
         elif isinstance(effect, SaveSettings):
             storage.set_setting(SETTINGS_KEY, effect.settings)
         elif isinstance(effect, LoadHistory):

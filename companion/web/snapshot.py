@@ -77,6 +77,7 @@ LABELS = {
     "cancel": "cancel",
     "confirm": "confirm",
     "back": "web_back",
+    "play_log": "web_play_log",
 }
 
 
@@ -159,6 +160,9 @@ class Snapshot(Struct, frozen=True):
     last_action: str = ""
     #: What storage found and no player has acknowledged yet (OK on the panel), in words.
     findings: tuple[str, ...] = ()
+    #: The finished game's BG Stats link, and its QR code as an SVG data URI ("": none).
+    play_link: str = ""
+    play_qr: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON values: the views (nested ones too) become objects, the labels an object,
@@ -237,7 +241,21 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         timed_display=game.setup.options.timed_display,
         last_action=_last_action(controller),
         findings=findings,
+        play_link=controller.end_link() or "",
+        play_qr=play_qr(controller.end_link() or ""),
     )
+
+
+@lru_cache(maxsize=2)
+def play_qr(link: str) -> str:
+    """The QR code of ``link`` as an SVG data URI (made on the companion: the page loads
+    nothing from elsewhere); "" for no link. Made once per link, not once per frame."""
+    if not link:
+        return ""
+    import segno
+
+    code = segno.make(link, error="l", boost_error=True, micro=False)
+    return str(code.svg_data_uri(scale=4, border=4, dark="#000", light="#fff"))
 
 
 def _last_action(controller: Controller) -> str:

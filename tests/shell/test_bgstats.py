@@ -81,7 +81,7 @@ def test_the_link_of_a_lost_game_has_every_field(tmp_path: Path, capsys) -> None
         "durationMin": 41,
         "location": "The kitchen",
         "board": "Base game",
-        "comments": "0/25 · Lost. " + play["comments"].split("Lost. ", 1)[1],  # type: ignore[union-attr]
+        "comments": "0/25 · Lost: the third fuse burnt",
         "game": {
             "name": "Hanabi",
             "bggId": 98778,
@@ -100,7 +100,6 @@ def test_the_link_of_a_lost_game_has_every_field(tmp_path: Path, capsys) -> None
             for i, name in enumerate(("Ann", "Bo", "Cy"))
         ],
     }
-    assert "storm" in str(play["comments"]).lower() or "fuse" in str(play["comments"]).lower()
     assert str(play["sourcePlayId"]).startswith(f"{game_id}-")
     # the same game asked for by number gives the same link (the id is the game's own)
     assert run(capsys, "export", "--bgstats", "--game", str(game_id), "--data-dir", str(data))[
@@ -120,7 +119,7 @@ def test_a_perfect_game_makes_every_player_a_winner(tmp_path: Path) -> None:
     assert [p["startPlayer"] for p in players] == [True, False, False, False]
     assert play["durationMin"] == 73
     assert play["board"] == "Short multicolor"
-    assert str(play["comments"]).startswith("30/30 · Divine.")
+    assert play["comments"] == "30/30 · Divine"
     # another language words the board and the comments, never the keys
     german = bgstats_play(game, facts, "de")
     assert german.keys() == play.keys() and german["board"] != play["board"]

@@ -6,19 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.core.bgstats import LOCATION_SETTING, PlayFacts, bgstats_link
+from companion.core.bgstats import LOCATION_SETTING
 from companion.shell.commands.stored import open_storage, storage_to_read
-from companion.storage import DataDirLock, Storage, StorageError, default_data_dir
+from companion.shell.play_link import stored_location, stored_play_link
+from companion.storage import DataDirLock, StorageError, default_data_dir
 from companion.vocabulary.records import GameStatus
 
 #: The longest location kept (BG Stats shows it in a list; a paragraph is a mistake).
 LOCATION_MAX = 60
-
-
-def stored_location(storage: Storage) -> str:
-    """Where the table plays, as stored (``""``: not said)."""
-    value = storage.get_setting(LOCATION_SETTING, "")
-    return value if isinstance(value, str) else ""
 
 
 def bgstats_command(args: argparse.Namespace) -> int:
@@ -44,8 +39,7 @@ def bgstats_command(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 1
-        facts = PlayFacts(game_id, stored.started_at, stored.finished_at, stored_location(storage))
-        print(bgstats_link(stored.replay(), facts))
+        print(stored_play_link(storage, game_id, stored.replay()))
         return 0
     except StorageError as error:
         print(f"hanabi-companion: {error}", file=sys.stderr)

@@ -78,6 +78,7 @@ function drawTable(s) {
   $("score").textContent = s.score_line;
   $("result").hidden = !s.over;
   $("result-sentence").textContent = s.result_sentence;
+  drawPlayLog(s);
   $("recent-title").textContent = L.recent;
   const recent = $("recent");
   // numbered by turn, newest first, as the panel's actions page numbers them
@@ -98,6 +99,17 @@ function drawTable(s) {
     discards.appendChild(row);
   }
   drawAct(s);
+}
+
+// The finished game's BG Stats link: a QR code for another phone, a link for this one.
+function drawPlayLog(s) {
+  const link = $("play-log");
+  link.hidden = !s.play_link;
+  if (!s.play_link) return;
+  if (link.href !== s.play_link) link.href = s.play_link;
+  if ($("play-qr").src !== s.play_qr) $("play-qr").src = s.play_qr;
+  $("play-qr").alt = s.labels.play_log;
+  $("play-log-label").textContent = s.labels.play_log;
 }
 
 function drawMine(s) {
