@@ -16,7 +16,7 @@ from companion.vocabulary.phone import PairedPhone
 from engine.game import Game
 
 if TYPE_CHECKING:
-    from companion.vocabulary.records import Finding, HistoryRow, StatsRow
+    from companion.vocabulary.records import Finding, HistoryRow, PlayerStatsRow, StatsRow
 
     #: The history screen's data: the finished games, newest first, and the statistics.
     History = tuple[list[HistoryRow], list[StatsRow]]
@@ -31,6 +31,8 @@ class HistoryLoaded(Struct, frozen=True):
     games: list[HistoryRow]
     more: bool
     stats: list[StatsRow] | None = None
+    #: The figures per player name (with the first page's statistics).
+    players: list[PlayerStatsRow] | None = None
 
 
 class HistoryUnreadable(Struct, frozen=True):

@@ -38,7 +38,7 @@ from hardware.events import Select
 if TYPE_CHECKING:
     from companion.core.entry import Entry
     from companion.core.results import History
-    from companion.vocabulary.records import Finding
+    from companion.vocabulary.records import Finding, PlayerStatsRow
 
 
 class Screen(Enum):
@@ -123,6 +123,8 @@ class ControllerState:
         self.editing_name: int | None = None
         self.history: History | None = None  # filled by HistoryLoaded after LoadHistory
         self.history_more = False  # older games than those in ``history`` remain unread
+        #: The figures per player name, read with the history's first page.
+        self.player_stats: list[PlayerStatsRow] = []
         self.scroll = 0  # the first row shown on the history and help screens
         self.page = GamePage.TABLE  # the game (or end) screen's page
         #: Whether the panel shows the discard pile on the table page (beside the

@@ -643,13 +643,14 @@ class App:
         try:
             page = self.storage.history_page(before=before, limit=HISTORY_SCREEN_PAGE)
             stats = self.storage.stats() if before is None else None
+            players = self.storage.player_stats() if before is None else None
         except StorageFullError:
             raise
         except StorageError as error:  # damaged games are rows; this is the whole file
             log.warning("%s", error)
             self.controller.handle(HistoryUnreadable(first=before is None))
             return
-        self.controller.handle(HistoryLoaded(page.rows, page.more, stats))
+        self.controller.handle(HistoryLoaded(page.rows, page.more, stats, players))
         damaged = [
             ("finished_game_damaged", {"game": row.id})
             for row in page.rows

@@ -136,6 +136,12 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
         default=1,
         help=f"which {HISTORY_LIST_PAGE} games, newest first (default: 1, the latest)",
     )
+    history.add_argument(
+        "--stats",
+        action="store_true",
+        help="the figures per set-up and per player instead: games, average, best, perfect"
+        " and strikeout rates, efficiency",
+    )
 
     location = commands.add_parser(
         "location", help="print or set where the table plays (BG Stats' location)"

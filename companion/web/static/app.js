@@ -264,8 +264,20 @@ function drawHistory() {
   for (const row of history.stats) {
     const line = el("tr");
     line.appendChild(el("td", "", row.group));
-    line.appendChild(el("td", "", row.best + " / " + row.average + " (" + row.games + ")"));
+    line.appendChild(el("td", "", row.figures));
     stats.appendChild(line);
+  }
+  // the figures per player name (issue 34), after the set-ups'
+  if (history.players && history.players.length) {
+    const heading = el("tr", "stats-heading");
+    heading.appendChild(el("th", "", L.players));
+    stats.appendChild(heading);
+    for (const row of history.players) {
+      const line = el("tr");
+      line.appendChild(el("td", "", row.name));
+      line.appendChild(el("td", "", row.figures));
+      stats.appendChild(line);
+    }
   }
   $("games-title").textContent = L.history;
   const games = $("games");
