@@ -62,12 +62,13 @@ class GamePage(Enum):
     DISCARDS = "discards"  # the whole discard pile
     ACTIONS = "actions"  # the recent actions, newest first
     HANDS = "hands"  # hand memory: every player's hand
+    STORY = "story"  # the end: the curve turn by turn, and why the best score dropped
     PLAY_LOG = "play_log"  # the end: the QR code that logs the play in BG Stats
 
 
-#: The end screen's pages: the result, the discard pile, the actions (then, once the app
-#: has made its link, the QR code that logs the play in BG Stats).
-END_PAGES = (GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS)
+#: The end screen's pages: the result, the discard pile, the actions, the story (then, once
+#: the app has made its link, the QR code that logs the play in BG Stats).
+END_PAGES = (GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS, GamePage.STORY)
 
 #: The screens that show the game in play (an entry or an undo question over it).
 GAME_SCREENS = (Screen.GAME, Screen.ENTRY, Screen.UNDO, Screen.END)

@@ -22,9 +22,11 @@ from msgspec import Struct, to_builtins
 
 from companion.core import i18n
 from companion.core.controller import Controller, Happened, Undone, message_words
+from engine.actions import Action
 from engine.cards import Color
 from engine.game import Event, Game
 from engine.memory import SlotKnowledge
+from engine.setup import GameSetup
 
 #: How many of the last actions the page lists, newest first.
 RECENT_ACTIONS = 8
@@ -78,6 +80,8 @@ LABELS = {
     "confirm": "confirm",
     "back": "web_back",
     "play_log": "web_play_log",
+    "story": "story_title",
+    "story_legend": "story_legend",
 }
 
 
@@ -163,6 +167,10 @@ class Snapshot(Struct, frozen=True):
     #: The finished game's BG Stats link, and its QR code as an SVG data URI ("": none).
     play_link: str = ""
     play_qr: str = ""
+    #: The finished game's curve: per turn (0: the start) the score, the highest reachable
+    #: score, the pace (None at the end) and the hint tokens; and its drops, in words.
+    story: tuple[tuple[int, int, int, int | None, int], ...] = ()
+    story_drops: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON values: the views (nested ones too) become objects, the labels an object,
@@ -243,7 +251,28 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         findings=findings,
         play_link=controller.end_link() or "",
         play_qr=play_qr(controller.end_link() or ""),
+        **(_story(lang, game) if over else {}),
     )
+
+
+def _story(lang: str, game: Game) -> dict[str, Any]:
+    """The finished game's curve and drops (made once per game: the snapshot is made at
+    every frame)."""
+    return _told(lang, game.setup, tuple(game.actions))
+
+
+@lru_cache(maxsize=2)
+def _told(lang: str, setup: GameSetup, actions: tuple[Action, ...]) -> dict[str, Any]:
+    from companion.core.story_words import drop_words
+    from engine.story import story
+
+    game = Game.replay(setup, list(actions))
+    told = story(game)
+    return {
+        "story": tuple((p.turn, p.score, p.max_score, p.pace, p.hints) for p in told.points),
+        "story_drops": tuple(drop_words(lang, drop, game) for drop in told.drops)
+        or (i18n.tr(lang, "story_no_drop"),),
+    }
 
 
 @lru_cache(maxsize=2)

@@ -76,7 +76,7 @@ def test_the_page_comes_after_the_actions_once_the_link_is_made() -> None:
     assert GamePage.PLAY_LOG not in without.pages
     controller = end_page("storm.jsonl", link_of("storm.jsonl"))
     assert controller.pages[-1] is GamePage.PLAY_LOG
-    for _ in range(3):
+    for _ in range(4):  # the result, the pile, the actions, the story, then the code
         controller.handle(Press(Key.NEXT))
     assert controller.page is GamePage.PLAY_LOG
     controller.handle(Press(Key.NEXT))

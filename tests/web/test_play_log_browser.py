@@ -71,3 +71,41 @@ def test_the_phone_shows_the_link_as_a_code_that_reads_back(page: Any, tmp_path:
     assert found.stdout.splitlines() == [link], found.stderr
     # nothing but the companion itself was asked for (the code is drawn, not fetched)
     assert requests and all(url.startswith(("http://127.0.0.1", "data:")) for url in requests)
+
+
+def test_the_phone_charts_the_story_of_the_game(page: Any, tmp_path: Path) -> None:
+    """The finished game's curve as a chart (the vendored uPlot) and its drops in words."""
+    import random
+
+    from companion.core.story_words import drop_words
+    from engine import GameOptions, GameSetup
+    from engine.story import story
+    from engine.table import SimulatedTable
+
+    setup = GameSetup(
+        players=4,
+        names=("Ann", "Bo", "Cy", "Di"),
+        options=GameOptions(hand_memory=True, strikeout_keeps_score=True),
+    )
+    game = SimulatedTable(setup, random.Random(1), skill=0.7).play_out()
+    snapshot = build_snapshot(Controller(SetupDraft(), game), game_key="9")
+    assert len(snapshot.story) == len(game.actions) + 1
+    port, code = free_port(), "story123"
+    server = WebServer(SnapshotBoard(snapshot), code, port=port, bind="127.0.0.1")
+    server.start()
+    try:
+        assert server.ready.wait(10) and server.failure is None
+        page.goto(f"http://127.0.0.1:{port}/?code={code}")
+        page.wait_for_selector("#story:not([hidden]) #chart-story canvas", timeout=SHOWN_MS)
+        drops = page.locator("#story-drops li").all_inner_texts()
+        assert drops == [drop_words("en", drop, game) for drop in story(game).drops]
+        legend = page.locator("#story-legend span").all_inner_texts()
+        assert legend == ["score", "max", "pace", "hints"]
+        box = page.locator("#chart-story canvas").bounding_box()
+        assert box is not None and box["width"] >= 250 and box["height"] >= 150
+        keep = os.environ.get("HANABI_SCREENSHOTS")
+        if keep:
+            page.locator("#story").scroll_into_view_if_needed()
+            page.screenshot(path=str(Path(keep) / "phone-story-360x740.png"))
+    finally:
+        server.stop()

@@ -8,7 +8,7 @@ import pygame
 
 from companion.core import i18n
 from companion.core.controller import Controller, GamePage
-from companion.panel.screens import actions, piles, play_log
+from companion.panel.screens import actions, piles, play_log, story
 from companion.panel.screens.kit import ACCENT, DIM, TEXT, Kit
 from engine.game import EventKind, Game
 from engine.outcome import Outcome
@@ -19,6 +19,7 @@ _PAGE_LABEL = {
     GamePage.TABLE: "back_to_score",
     GamePage.DISCARDS: "discards",
     GamePage.ACTIONS: "recent_actions",
+    GamePage.STORY: "story",
     GamePage.PLAY_LOG: "play_log",
 }
 
@@ -56,6 +57,9 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     buttons = _buttons(lang, controller.page, controller.pages)
     if controller.page is GamePage.PLAY_LOG and controller.end_link() is not None:
         play_log.draw(kit, surface, controller, buttons)
+        return
+    if controller.page is GamePage.STORY:
+        story.draw(kit, surface, controller, buttons)
         return
     bar_h = kit.bar_height([label for label, _ in buttons], inner_w)
     bar = layout.place("buttons", pygame.Rect(pad, h - pad - bar_h, inner_w, bar_h))
