@@ -370,6 +370,10 @@ LANGUAGE = Language(
             "Platz {slot} kann nicht {clue} sein: {card} kann dort nicht liegen. "
             "Bitte den Platz prüfen oder den Hinweis zurücknehmen"
         ),
+        "reveal_needs_hand_memory": "Nur eine Partie mit Handgedächtnis zeigt am Ende ihre Hände",
+        "reveal_before_end": "Die Hände werden gezeigt, wenn die Partie vorbei ist",
+        "revealed_twice": "{seat_name} hat die Hand schon gezeigt",
+        "reveal_wrong_count": "{seat_name} hat {cards}: zeige jede davon, Platz 1 zuerst",
         "illegal_action": "Dieser Zug ist nicht erlaubt",
     },
     card="{color} {rank}",

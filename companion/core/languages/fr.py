@@ -362,6 +362,10 @@ LANGUAGE = Language(
             "L'emplacement {slot} ne peut pas être {clue}\u00a0: {card} ne peut pas y être. "
             "Vérifiez l'emplacement, ou annulez l'indice"
         ),
+        "reveal_needs_hand_memory": "Seule une partie avec la mémoire des mains montre ses mains à la fin",
+        "reveal_before_end": "Les mains se montrent une fois la partie finie",
+        "revealed_twice": "{seat_name} a déjà montré sa main",
+        "reveal_wrong_count": "{seat_name} a {cards}\u00a0: montrez-les toutes, emplacement 1 d'abord",
         "illegal_action": "Action interdite",
     },
     card="{rank} {color}",
