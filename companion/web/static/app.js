@@ -301,16 +301,15 @@ function drawHistory() {
     stats.appendChild(line);
   }
   // the figures per player name (issue 34), after the set-ups'
-  if (history.players && history.players.length) {
-    const heading = el("tr", "stats-heading");
-    heading.appendChild(el("th", "", L.players));
-    stats.appendChild(heading);
-    for (const row of history.players) {
-      const line = el("tr");
-      line.appendChild(el("td", "", row.name));
-      line.appendChild(el("td", "", row.figures));
-      stats.appendChild(line);
-    }
+  const players = $("players");
+  players.replaceChildren();
+  $("players-title").textContent = L.players;
+  $("players-title").hidden = !(history.players && history.players.length);
+  for (const row of history.players || []) {
+    const line = el("tr");
+    line.appendChild(el("td", "", row.name));
+    line.appendChild(el("td", "", row.figures));
+    players.appendChild(line);
   }
   $("games-title").textContent = L.history;
   const games = $("games");
