@@ -96,6 +96,7 @@ from companion.core.results import (
     PhoneRemoved,
     PhonesLoaded,
     PhonesServed,
+    PlayLinked,
     QuitAllowed,
     Result,
     StartupNotice,
@@ -178,6 +179,9 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
         if isinstance(event, PanelLayout):
             self.pile_on_table = event.pile_on_table
             self.actions_per_page = event.actions_per_page
+            return []
+        if isinstance(event, PlayLinked):
+            self.play_link = (event.link, event.actions)
             return []
         if isinstance(event, QuitAllowed):
             self.can_quit = event.allowed
@@ -286,6 +290,7 @@ __all__ = [
     "PhoneReply",
     "PhonesLoaded",
     "PhonesServed",
+    "PlayLinked",
     "Quit",
     "QuitAllowed",
     "RecordAction",

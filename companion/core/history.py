@@ -102,6 +102,8 @@ class HistoryFlow(ControllerState):
         """The app's answer to a history page or a game asked for from the history."""
         if isinstance(result, HistoryLoaded):
             self.show_history_page(result.games, result.more, result.stats)
+            if result.players is not None:
+                self.player_stats = result.players
         elif isinstance(result, HistoryUnreadable):  # the games read so far stay listed
             if result.first:
                 self.history = ([], [])

@@ -17,7 +17,7 @@ from companion.vocabulary.phone import PairedPhone
 from engine.game import Game
 
 if TYPE_CHECKING:
-    from companion.vocabulary.records import Finding, HistoryRow, StatsRow
+    from companion.vocabulary.records import Finding, HistoryRow, PlayerStatsRow, StatsRow
 
     #: The history screen's data: the finished games, newest first, and the statistics.
     History = tuple[list[HistoryRow], list[StatsRow]]
@@ -32,6 +32,8 @@ class HistoryLoaded(Struct, frozen=True):
     games: list[HistoryRow]
     more: bool
     stats: list[StatsRow] | None = None
+    #: The figures per player name (with the first page's statistics).
+    players: list[PlayerStatsRow] | None = None
 
 
 class HistoryUnreadable(Struct, frozen=True):
@@ -121,6 +123,14 @@ class FindingsOpen(Struct, frozen=True):
     findings: tuple[Finding, ...]
 
 
+class PlayLinked(Struct, frozen=True):
+    """The finished game is stored: ``link`` logs it in BG Stats (the end screen's QR
+    code); ``actions``, the number of actions of the game it logs."""
+
+    link: str
+    actions: int
+
+
 class PanelLayout(Struct, frozen=True):
     """How the panel lays the game out: ``pile_on_table``, the discard pile is shown on
     the table page (a wide or a tall panel), so it has no page of its own (NEXT skips it);
@@ -146,4 +156,5 @@ Result = (
     | QuitAllowed
     | FindingsOpen
     | PanelLayout
+    | PlayLinked
 )

@@ -39,7 +39,7 @@ from hardware.events import Select
 if TYPE_CHECKING:
     from companion.core.entry import Entry
     from companion.core.results import History
-    from companion.vocabulary.records import Finding
+    from companion.vocabulary.records import Finding, PlayerStatsRow
 
 
 class Screen(Enum):
@@ -63,11 +63,14 @@ class GamePage(Enum):
     DISCARDS = "discards"  # the whole discard pile
     ACTIONS = "actions"  # the recent actions, newest first
     HANDS = "hands"  # hand memory: every player's hand
+    STORY = "story"  # the end: the curve turn by turn, and why the best score dropped
+    PLAY_LOG = "play_log"  # the end: the QR code that logs the play in BG Stats
 
 
-#: The end screen's pages: the result, the discard pile, the actions (and with hand
-#: memory every player's hand, as on the game screen).
-END_PAGES = (GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS)
+#: The end screen's pages: the result, the discard pile, the actions, (with hand memory
+#: every player's hand, as on the game screen,) the story; then, once the app has made
+#: its link, the QR code that logs the play in BG Stats.
+END_PAGES = (GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS, GamePage.STORY)
 
 #: The screens that show the game in play (an entry or an undo question over it).
 GAME_SCREENS = (Screen.GAME, Screen.ENTRY, Screen.UNDO, Screen.END)
@@ -131,6 +134,8 @@ class ControllerState:
         self.name_selected = False
         self.history: History | None = None  # filled by HistoryLoaded after LoadHistory
         self.history_more = False  # older games than those in ``history`` remain unread
+        #: The figures per player name, read with the history's first page.
+        self.player_stats: list[PlayerStatsRow] = []
         self.scroll = 0  # the first row shown on the history and help screens
         self.page = GamePage.TABLE  # the game (or end) screen's page
         #: Whether the panel shows the discard pile on the table page (beside the
@@ -168,6 +173,9 @@ class ControllerState:
         self.phone_focus: int | None = None
         #: The URL of the page for phones (told by the app when it serves one), else None.
         self.phones_url: str | None = None
+        #: The link that logs the finished game in BG Stats (the app makes it when the game
+        #: is stored finished), and the number of actions of the game it logs.
+        self.play_link: tuple[str, int] | None = None
 
     # -- reading -----------------------------------------------------------
 
@@ -227,16 +235,24 @@ class ControllerState:
     def pages(self) -> tuple[GamePage, ...]:
         """The pages NEXT turns through: the table, the discard pile (unless the table
         shows it), the recent actions, and with hand memory every player's hand; at the
-        end, the result, the discard pile, the actions and with hand memory the hands as
-        the game left them."""
+        end, the result, the discard pile, the actions, with hand memory the hands as the
+        game left them, the story, and the BG Stats code once its link is made."""
         memory = (GamePage.HANDS,) if self.hand_memory else ()
         if self.screen is Screen.END:
-            return (*END_PAGES, *memory)
+            link = (GamePage.PLAY_LOG,) if self.end_link() else ()
+            return (*END_PAGES[:-1], *memory, END_PAGES[-1], *link)
         pages = [GamePage.TABLE]
         if not self.pile_on_table:
             pages.append(GamePage.DISCARDS)
         pages.append(GamePage.ACTIONS)
         return (*pages, *memory)
+
+    def end_link(self) -> str | None:
+        """The BG Stats link of the game on screen, once it is over and the app made it."""
+        game, link = self.game, self.play_link
+        if game is None or link is None or not game.is_over or link[1] != len(game.actions):
+            return None
+        return link[0]
 
     def turn_page(self, step: int) -> None:
         """NEXT (``+1``) or PREVIOUS (``-1``): the next or previous page, round. On the

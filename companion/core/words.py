@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from companion.core import i18n
+from companion.core.story_words import efficiency_text
 from engine.game import Game
 
 if TYPE_CHECKING:
@@ -58,13 +59,15 @@ def short_names(names: list[str], everyone: tuple[str, ...]) -> list[str]:
 
 
 def score_text(lang: str, game: Game) -> str:
-    """``Score 15 · Max 22 · Pace 0``: each figure held to its word (no-break spaces), so a
-    line that wraps never leaves a number alone."""
+    """``Score 15 · Max 22 · Pace 0`` (with hand memory ``· Eff. 1.25 · Needed 0.80``): each
+    figure held to its word (no-break spaces), so a line that wraps never leaves a number
+    alone."""
     parts = [
         i18n.tr(lang, "score", score=game.score),
         i18n.tr(lang, "max_score", score=game.max_score),
         i18n.tr(lang, "pace", pace=game.pace),
     ]
+    parts += [efficiency_text(lang, game)] if game.setup.options.hand_memory else []
     return " · ".join(part.replace(" ", "\u00a0") for part in parts)
 
 

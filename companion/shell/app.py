@@ -55,6 +55,7 @@ from companion.core.controller import (
     PhoneReply,
     PhonesLoaded,
     PhonesServed,
+    PlayLinked,
     Quit,
     RecordAction,
     RecordUndo,
@@ -698,13 +699,14 @@ class App:
         try:
             page = self.storage.history_page(before=before, limit=HISTORY_SCREEN_PAGE)
             stats = self.storage.stats() if before is None else None
+            players = self.storage.player_stats() if before is None else None
         except StorageFullError:
             raise
         except StorageError as error:  # damaged games are rows; this is the whole file
             log.warning("%s", error)
             self.controller.handle(HistoryUnreadable(first=before is None))
             return
-        self.controller.handle(HistoryLoaded(page.rows, page.more, stats))
+        self.controller.handle(HistoryLoaded(page.rows, page.more, stats, players))
         damaged = [
             ("finished_game_damaged", {"game": row.id})
             for row in page.rows
@@ -716,6 +718,21 @@ class App:
                     self.controller.handle(FindingsOpen(tuple(self.storage.open_findings)))
             except StorageError as error:
                 log.warning("%s", error)
+
+    def link_play(self) -> None:
+        """The finished game's BG Stats link, for the end screen's QR code and the phones'.
+        A link that cannot be made (the game no longer reads back) is one line in the log."""
+        from companion.shell.play_link import stored_play_link
+
+        game = self.controller.game
+        if self.game_id is None or game is None:
+            return
+        try:
+            link = stored_play_link(self.storage, self.game_id, game, self.controller.language)
+        except StorageError as error:
+            log.warning("no BG Stats link for game %s: %s", self.game_id, error)
+            return
+        self.controller.handle(PlayLinked(link, len(game.actions)))
 
     def carry_out(self, effect: Effect) -> None:
         """Do one effect. Storage writes commit before returning: nothing shows unsaved."""
@@ -746,6 +763,7 @@ class App:
         elif isinstance(effect, FinishGame):
             assert self.game_id is not None and self.controller.game is not None
             storage.finish(self.game_id, self.controller.game)
+            self.link_play()
         elif isinstance(effect, SaveSettings):
             storage.set_setting(SETTINGS_KEY, effect.settings)
         elif isinstance(effect, LoadHistory):

@@ -38,6 +38,7 @@ COMMANDS = {
     "replay": ("replay", "replay_command"),
     "scanner": ("scanner", "scanner_command"),
     "enrol": ("enrol", "enrol_command"),
+    "location": ("plays", "location_command"),
 }
 
 HARDWARE_COMMANDS = ("scanner", "enrol")
@@ -110,6 +111,11 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
         metavar="FOLDER",
         help="write every game into FOLDER, one log file each (a backup)",
     )
+    export.add_argument(
+        "--bgstats",
+        action="store_true",
+        help="print the link that logs the game (default: the latest) in BG Stats",
+    )
 
     restore = commands.add_parser(
         "import", help="bring games back from logs (export --all's files, or a folder of them)"
@@ -130,6 +136,18 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
         default=1,
         help=f"which {HISTORY_LIST_PAGE} games, newest first (default: 1, the latest)",
     )
+    history.add_argument(
+        "--stats",
+        action="store_true",
+        help="the figures per set-up and per player instead: games, average, best, perfect"
+        " and strikeout rates, efficiency",
+    )
+
+    location = commands.add_parser(
+        "location", help="print or set where the table plays (BG Stats' location)"
+    )
+    data_dir_option(location)
+    location.add_argument("text", nargs="?", metavar="TEXT", help='the place; "" clears it')
 
     check = commands.add_parser(
         "check", help="read every page of the games database and say any damage found"

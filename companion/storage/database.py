@@ -2,15 +2,14 @@
 
 Every read and write of the games goes through it.
 
-Durability: every write method runs in its own ``BEGIN IMMEDIATE … COMMIT``
-and returns only once SQLite has committed it (WAL journal,
-``synchronous=FULL``), so an action the screen shows is on disk; a writer
-killed mid-call loses at most the action it had not yet confirmed.
+Durability: every write method runs in its own ``BEGIN IMMEDIATE … COMMIT`` and returns
+only once SQLite has committed it (WAL journal, ``synchronous=FULL``), so an action the
+screen shows is on disk; a writer killed mid-call loses at most the action it had not yet
+confirmed.
 
-The file is ours only if SQLite says so: a file that is not a database, a
-damaged one, one of another program (another ``application_id``) or of a
-newer schema is renamed aside (with its ``-wal``/``-shm`` files), never
-overwritten, and :attr:`Storage.notice` says so in words
+The file is ours only if SQLite says so: a file that is not a database, a damaged one, one
+of another program (another ``application_id``) or of a newer schema is renamed aside (with
+its ``-wal``/``-shm`` files), never overwritten, and :attr:`Storage.notice` says so in words
 (:mod:`companion.storage.opening`, :mod:`companion.storage.damage`).
 """
 
@@ -73,6 +72,7 @@ from companion.storage.reading import (
     _status,
     _status_words,
 )
+from companion.storage.tallies import _has_tallies, _player_rows, _setup_rows, _tally_rows
 from companion.vocabulary.phone import PairedPhone, PhoneReceipt
 from companion.vocabulary.records import (
     Finding,
@@ -81,6 +81,7 @@ from companion.vocabulary.records import (
     HistoryPage,
     HistoryRow,
     ImportedGame,
+    PlayerStatsRow,
     StatsRow,
     StoredEntry,
     StoredGame,
@@ -89,6 +90,7 @@ from engine.actions import Action, Discard, Hint, Play
 from engine.game import Game
 from engine.log import action_to_dict, dump_line, setup_to_dict
 from engine.setup import GameSetup
+from engine.story import efficiency
 
 log = logging.getLogger("hanabi-companion.storage")
 
@@ -98,11 +100,8 @@ HISTORY_PAGE: Final = 20
 
 
 class Storage:
-    """The games database of one data directory. Open it with :meth:`open`.
-
-    Safe to share between threads (one lock serialises the calls); several
-    processes may open the same file (SQLite's locks, ``busy_timeout``).
-    """
+    """The games database of one data directory (:meth:`open`): safe to share between
+    threads (one lock serialises the calls); several processes may open the same file."""
 
     DEFAULT_NAME = "games.db"
 
@@ -479,8 +478,8 @@ class Storage:
                 )
             db.execute(
                 "UPDATE games SET status = 'over', finished_at = COALESCE(finished_at, ?),"
-                " score = ?, max_score = ?, rating = ?, outcome = ?, end_reason = ?"
-                " WHERE id = ?",
+                " score = ?, max_score = ?, rating = ?, outcome = ?, end_reason = ?,"
+                " efficiency = ? WHERE id = ?",
                 (
                     stamp,
                     game.score,
@@ -488,6 +487,7 @@ class Storage:
                     None if rating is None else rating.value,
                     None if outcome is None else outcome.value,
                     None if reason is None else reason.value,
+                    efficiency(game),
                     game_id,
                 ),
             )
@@ -648,14 +648,20 @@ class Storage:
         return replace(stored, status=GameStatus.PLAYING, finished_at=None)
 
     def stats(self) -> list[StatsRow]:
-        """Best and average score per (players, options) over the finished games,
-        by player count, then by the options' :meth:`~GameOptions.code`."""
+        """The figures per (players, options) of the finished games, by player count then
+        options' code: sums of ``tallies`` (an older file only read: ``game_stats``)."""
         with self._transaction("read the statistics", write=False) as db:
-            # Kept up to date by SQLite's triggers (see _SCHEMA_YEARS): a row per group.
+            if _has_tallies(db):
+                return _setup_rows(_tally_rows(db))
             rows = db.execute(
                 "SELECT players, CAST(variant AS BLOB), games, best, total FROM game_stats"
             ).fetchall()
         return _stats_rows(rows)
+
+    def player_stats(self) -> list[PlayerStatsRow]:
+        """The figures per player name over every set-up, most games first."""
+        with self._transaction("read the statistics", write=False) as db:
+            return _player_rows(_tally_rows(db)) if _has_tallies(db) else []
 
     # -- settings ------------------------------------------------------------
 

@@ -423,7 +423,34 @@ def hand_memory_refusals() -> list[IllegalAction]:
     errors.append(refused(game, Hint(to=1, color=B, slots=(1,))))  # hint_cannot_touch
     plain = Game(GameSetup(players=3, names=NAMES))
     errors.append(refused(plain, Play(C("R1"), slot=1)))  # slots_not_recorded
-    return errors
+    return errors + reveal_refusals()
+
+
+def reveal_refusals() -> list[IllegalAction]:
+    """The hands shown at the end (issue 34): a reveal too early, in a game without hand
+    memory, twice, or not the whole hand."""
+    from engine.reveal import Reveal, Reveals
+
+    def refused_reveal(game: Game, reveal: Reveal, before: tuple[Reveal, ...] = ()):
+        reveals = Reveals(game)
+        for earlier in before:
+            reveals.add(earlier)
+        with pytest.raises(IllegalAction) as info:
+            reveals.add(reveal)
+        return info.value
+
+    setup = GameSetup(players=3, names=NAMES, options=GameOptions(hand_memory=True))
+    playing = Game(setup)
+    over = Game(setup)
+    for code in ("B5", "G5", "Y5"):  # a storm: over at once
+        over.apply(Play(C(code), slot=1))
+    whole = Reveal(1, (C("R1"), C("R1"), C("R2"), C("R3"), C("R4")))
+    return [
+        refused_reveal(playing, Reveal(0, ())),  # reveal_before_end
+        refused_reveal(Game(GameSetup(players=3, names=NAMES)), Reveal(0, ())),  # no memory
+        refused_reveal(over, Reveal(1, (C("R1"),))),  # reveal_wrong_count
+        refused_reveal(over, whole, (whole,)),  # revealed_twice
+    ]
 
 
 RAISED = realistic_refusals()

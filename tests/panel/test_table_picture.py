@@ -169,15 +169,16 @@ def test_the_actions_page_lists_the_latest_actions_newest_first_in_the_lines_wor
 
 
 def test_the_end_screen_turns_to_the_pile_then_the_actions():
-    """The end screen's NEXT: the discard pile, then the actions, then the result."""
+    """The end screen's NEXT: the discard pile, then the actions, the story of the game
+    (issue 34), then the result."""
     game = replay_log((EXAMPLES / "finished.jsonl").read_text())
     controller = Controller(SetupDraft(players=game.setup.players), game)
     assert controller.screen is Screen.END
     seen = []
-    for _ in range(3):
+    for _ in range(4):
         controller.handle(pygame_next())
         seen.append(controller.page)
-    assert seen == [GamePage.DISCARDS, GamePage.ACTIONS, GamePage.TABLE]
+    assert seen == [GamePage.DISCARDS, GamePage.ACTIONS, GamePage.STORY, GamePage.TABLE]
 
 
 # -- hand memory from a chair ------------------------------------------------------------

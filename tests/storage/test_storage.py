@@ -30,6 +30,7 @@ from companion.storage import (
 from engine import Discard, Game, GameOptions, GameSetup, Hint, Multicolor, Play
 from engine.cards import Card
 from engine.log import format_log, parse_log, replay_log
+from engine.outcome import EndReason
 from engine.table import SimulatedTable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -409,16 +410,18 @@ def test_history_is_newest_first_and_stats_count_finished_games_only(storage):
 
     groups = {}
     for game in games.values():
-        groups.setdefault((game.setup.players, game.setup.options.code()), []).append(game.score)
+        groups.setdefault((game.setup.players, game.setup.options.code()), []).append(game)
     expected = [
         StatsRow(
             players,
             GameOptions.from_code(code),
-            len(scores),
-            max(scores),
-            sum(scores) / len(scores),
+            len(group),
+            max(game.score for game in group),
+            sum(game.score for game in group) / len(group),
+            sum(game.end_reason is EndReason.PERFECT for game in group),
+            sum(game.end_reason is EndReason.STRIKEOUT for game in group),
         )
-        for (players, code), scores in sorted(groups.items())
+        for (players, code), group in sorted(groups.items())
     ]
     assert storage.stats() == expected
     assert [(row.players, row.options.variant_name(), row.games) for row in expected] == [
@@ -722,7 +725,11 @@ def test_the_history_lists_unfinished_and_abandoned_games_and_the_stats_stay_fin
     assert rows[second].status.value == "playing" and rows[second].resumable
     assert not rows[1].resumable and rows[1].score == finished.score
     assert [row.id for row in storage.history()] == [second, first, 1]  # newest first
-    assert storage.stats() == [StatsRow(2, GameOptions(), 1, finished.score, finished.score)]
+    perfect = finished.end_reason is EndReason.PERFECT
+    strikeout = finished.end_reason is EndReason.STRIKEOUT
+    assert storage.stats() == [
+        StatsRow(2, GameOptions(), 1, finished.score, finished.score, perfect, strikeout)
+    ]
 
 
 def test_an_unfinished_game_without_an_action_is_not_listed_and_nothing_else_is_lost(storage):

@@ -26,7 +26,7 @@ from companion.core.controller import (
     Screen,
     SetupDraft,
 )
-from companion.storage import GameStatus, HistoryRow, StatsRow
+from companion.storage import GameStatus, HistoryRow, PlayerStatsRow, StatsRow
 from companion.vocabulary.phone import PairedPhone
 from engine import Card, Color, GameSetup, Multicolor
 from engine.errors import HintTokensFull
@@ -286,8 +286,12 @@ def history_long(lang: str) -> Controller:
     )  # fmt: skip
     controller.history = (
         rows,
-        [StatsRow(5, every, 11, 23, 23.0), StatsRow(2, GameOptions(), 3, 25, 21.7)],
+        [StatsRow(5, every, 11, 23, 23.0, 2, 3, 1.42), StatsRow(2, GameOptions(), 3, 25, 21.7)],
     )
+    controller.player_stats = [  # the figures per player (issue 34): long names, every share
+        PlayerStatsRow(name, 14 - seat, 30, 22.4, 3, 1, 1.38 if seat else None)
+        for seat, name in enumerate(LONG_NAMES)
+    ]
     return controller
 
 

@@ -319,6 +319,9 @@ def test_the_history_lists_the_games_and_draws_its_charts(page: Any, tmp_path: P
             assert page.locator("#games .game-row").count() == 7
             assert page.locator("#games .game-row.unfinished").count() == 1
             assert page.locator("#stats tr").count() == 2
+            # the figures per player (issue 34), in a table of their own
+            names = page.locator("#players tr td:first-child").all_inner_texts()
+            assert set(names) <= {"Ann", "Bo", "Cy"} and "Ann" in names
             for chart in ("#chart-scores", "#chart-distribution"):
                 page.wait_for_selector(f"{chart} canvas", timeout=SHOWN_MS)
                 inked = page.evaluate(

@@ -21,6 +21,8 @@ RENDER_PAGES = {
     "end": "table",
     "end-discards": "discards",
     "end-actions": "actions",
+    "end-story": "story",
+    "end-bgstats": "play_log",
 }
 
 

@@ -19,6 +19,13 @@ from companion.storage import (
 
 def export_command(args: argparse.Namespace) -> int:
     """Print the game in progress (or the given one) as a hanabi-log/1 log."""
+    if args.bgstats:
+        if args.all is not None:
+            print("hanabi-companion: --bgstats logs one game: not with --all", file=sys.stderr)
+            return 2
+        from companion.shell.commands.plays import bgstats_command
+
+        return bgstats_command(args)
     if args.all is not None:
         return export_all_command(args)
     try:

@@ -5,11 +5,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pygame
 
-from companion.core.controller import Controller, GamePage, PanelLayout, Screen, SetupDraft
+from companion.core.controller import (
+    Controller,
+    GamePage,
+    PanelLayout,
+    PlayLinked,
+    Screen,
+    SetupDraft,
+)
 from companion.panel.screens import Renderer
 from companion.panel.screens.game import pile_on_table
 from companion.shell.commands.choices import RENDER_PAGES
@@ -27,7 +35,10 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
     if at_end and not game.is_over:
         return f"--page {name}: the game is not over (its pages: game, discards, actions, hands)"
     if not at_end and game.is_over:
-        return f"--page {name}: the game is over (its pages: end, end-discards, end-actions, hands)"
+        return (
+            f"--page {name}: the game is over"
+            " (its pages: end, end-discards, end-actions, hands, end-story, end-bgstats)"
+        )
     page = GamePage(RENDER_PAGES[name])
     assert controller.screen is (Screen.END if at_end else Screen.GAME)  # the game's screen
     controller.handle(PanelLayout(pile_on_table(size)))
@@ -60,6 +71,12 @@ def render_command(args: argparse.Namespace) -> int:
     pygame.font.init()
     surface = pygame.Surface(args.size)
     controller = Controller(SetupDraft(language=args.lang), game)
+    if game.is_over:  # the end's BG Stats page: the link of the log, as if stored now
+        from companion.core.bgstats import PlayFacts, bgstats_link
+
+        started = game.setup.started_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        link = bgstats_link(game, PlayFacts(0, started, None), args.lang)
+        controller.handle(PlayLinked(link, len(game.actions)))
     if args.page is not None:
         problem = turn_to_page(controller, args.page, args.size)
         if problem:

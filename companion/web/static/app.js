@@ -78,6 +78,8 @@ function drawTable(s) {
   $("score").textContent = s.score_line;
   $("result").hidden = !s.over;
   $("result-sentence").textContent = s.result_sentence;
+  drawPlayLog(s);
+  drawStory(s);
   $("recent-title").textContent = L.recent;
   const recent = $("recent");
   // numbered by turn, newest first, as the panel's actions page numbers them
@@ -102,6 +104,49 @@ function drawTable(s) {
     discards.appendChild(row);
   }
   drawAct(s);
+}
+
+// The finished game's BG Stats link: a QR code for another phone, a link for this one.
+function drawPlayLog(s) {
+  const link = $("play-log");
+  link.hidden = !s.play_link;
+  if (!s.play_link) return;
+  if (link.href !== s.play_link) link.href = s.play_link;
+  if ($("play-qr").src !== s.play_qr) $("play-qr").src = s.play_qr;
+  $("play-qr").alt = s.labels.play_log;
+  $("play-log-label").textContent = s.labels.play_log;
+}
+
+// The finished game's curve (uPlot, drawn once per game) and why its best score dropped.
+let storyChart = null;
+let storyKey = "";
+const STORY_COLORS = ["#ffc43c", "#eceef4", "#6edc8c", "#4696ff"];
+function drawStory(s) {
+  const shown = s.over && s.story && s.story.length > 0;
+  $("story").hidden = !shown;
+  if (!shown) return;
+  $("story-title").textContent = s.labels.story;
+  const names = s.labels.story_legend.split(" · ");
+  $("story-legend").replaceChildren(...names.map((name, i) => el("span", "", name)));
+  $("story-legend").querySelectorAll("span").forEach((span, i) => { span.style.color = STORY_COLORS[i]; });
+  $("story-drops").replaceChildren(...s.story_drops.map((line) => el("li", "", line)));
+  const key = s.game + ":" + s.actions;
+  if (key === storyKey || typeof uPlot === "undefined") return;
+  storyKey = key;
+  if (storyChart) storyChart.destroy();
+  const target = $("chart-story");
+  target.replaceChildren();
+  const columns = [0, 1, 2, 3, 4].map((i) => s.story.map((point) => point[i]));
+  const dim = "#a0a8bc", grid = "#303c5a";
+  const axis = { stroke: dim, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 },
+    font: "600 13px system-ui, sans-serif" };
+  storyChart = new uPlot({
+    width: Math.max(200, target.clientWidth || document.body.clientWidth - 44), height: 200,
+    legend: { show: false }, cursor: { show: false },
+    scales: { x: { time: false } },
+    axes: [{ ...axis, incrs: [1, 2, 5, 10, 20, 50] }, { ...axis, size: 36, incrs: [1, 2, 5, 10] }],
+    series: [{}, ...names.map((name, i) => ({ label: name, stroke: STORY_COLORS[i], width: 2 }))],
+  }, columns, target);
 }
 
 function drawMine(s) {

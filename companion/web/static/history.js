@@ -85,8 +85,19 @@ function drawHistory() {
   for (const row of history.stats) {
     const line = el("tr");
     line.appendChild(el("td", "", row.group));
-    line.appendChild(el("td", "", row.best + " / " + row.average + " (" + row.games + ")"));
+    line.appendChild(el("td", "", row.figures));
     stats.appendChild(line);
+  }
+  // the figures per player name (issue 34), after the set-ups'
+  const players = $("players");
+  players.replaceChildren();
+  $("players-title").textContent = L.players;
+  $("players-title").hidden = !(history.players && history.players.length);
+  for (const row of history.players || []) {
+    const line = el("tr");
+    line.appendChild(el("td", "", row.name));
+    line.appendChild(el("td", "", row.figures));
+    players.appendChild(line);
   }
   $("games-title").textContent = L.history;
   const games = $("games");
