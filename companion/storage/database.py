@@ -16,7 +16,6 @@ its ``-wal``/``-shm`` files), never overwritten, and :attr:`Storage.notice` says
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import sqlite3
 import threading
@@ -28,6 +27,7 @@ from typing import Any, Final
 
 from msgspec.structs import replace
 
+from companion.storage import settings
 from companion.storage.chain import _append_lines, _chain_head, _drop_last_line, _start_chain
 from companion.storage.damage import _check_words, _is_damage
 from companion.storage.errors import (
@@ -675,21 +675,11 @@ class Storage:
                 ).fetchone()
         except DamagedGameError:  # logged where it was met
             return default
-        if row is None:
-            return default
-        try:
-            return json.loads(bytes(row[0] or b"").decode("utf-8"))
-        except ValueError:  # UnicodeDecodeError too
-            return default  # a hand-edited value; a set-up choice is not worth a crash
+        return default if row is None else settings.decode(row[0], default)
 
     def set_setting(self, key: str, value: Any) -> None:
         """Remember ``value`` (JSON data: tuples come back as lists) under ``key``."""
-        if not isinstance(key, str):
-            raise TypeError(f"a setting's key must be a string, not {key!r}")
-        try:
-            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError) as error:
-            raise TypeError(f"the setting {key!r} must be JSON data ({error})") from None
+        text = settings.encode(key, value)
         with self._transaction(f"save the setting {key!r}", write=True) as db:
             db.execute(
                 "INSERT INTO settings (key, value) VALUES (?, ?)"
