@@ -42,7 +42,14 @@ PRINTED_COPIES = (3, 2, 2, 2, 1)
 REVERSED = " Reversed"
 
 #: Why a variant is left out: the keys of ``engine.variants.LEFT_OUT_REASONS``.
-REASON_KEYS = ("start_cards", "two_special_suits", "copies", "other_rules", "reversed")
+REASON_KEYS = (
+    "start_cards",
+    "two_special_suits",
+    "shared_colors",
+    "copies",
+    "other_rules",
+    "reversed",
+)
 
 
 def read_json(source: Path, name: str) -> Any:
@@ -167,6 +174,12 @@ def why_not(variant: dict[str, Any], suits: dict[str, dict[str, Any]]) -> str | 
     others = [name for name in names if name.removesuffix(REVERSED) not in PRINTED_LETTERS]
     if len(others) > 1 or len(names) > 6:
         return "two_special_suits"
+    for name in others:  # its clue colour is its own, or it has none (rainbow, white, prism)
+        suit = suits[name.removesuffix(REVERSED)]
+        colors = suit.get("clueColors", [suit["name"]])
+        special = any(suit.get(key) for key in ("allClueColors", "noClueColors", "prism"))
+        if not special and (len(colors) != 1 or colors[0] in PRINTED_LETTERS):
+            return "shared_colors"
     for name in names:
         base = name.removesuffix(REVERSED)
         for rank in range(1, variant.get("stackSize", 5) + 1):

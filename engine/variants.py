@@ -52,6 +52,7 @@ TABLE_FILE: Final = "variants_table.json"
 LEFT_OUT_REASONS: Final = {
     "start_cards": "it needs START cards",
     "two_special_suits": "it needs two special suits, and a printed deck has one",
+    "shared_colors": "one of its suits answers the colour clues of other suits",
     "copies": "it needs more copies of a card than a printed suit has",
     "other_rules": "its stacks start at any rank",
     "reversed": "one of its suits is played downwards, from 5 to 1",
@@ -319,9 +320,11 @@ def variant_by_name(name: str) -> Variant:
                 "variant_not_printable",
                 f"{_quoted(name)} cannot be played with a printed deck: {LEFT_OUT_REASONS[reason]}",
             )
+        folded = name.casefold()
+        close = next((known for known in table.variants if known.casefold() == folded), None)
+        hint = "" if close is None else f" (its name is {_quoted(close)})"
         raise SetupError(
-            "unknown_variant",
-            f"{_quoted(name)} is not the name of a Hanab Live variant",
+            "unknown_variant", f"{_quoted(name)} is not the name of a Hanab Live variant{hint}"
         )
     fields = dict(entry)
     fields["name"] = name
@@ -337,6 +340,24 @@ def search(text: str) -> list[str]:
     """
     words = text.casefold().split()
     return [name for name in _table().variants if all(word in name.casefold() for word in words)]
+
+
+def family_of(name: str) -> str:
+    """The family of a variant: its name without its suit count and without the special
+    suit it adds ("Pink-Ones & Rainbow (6 Suits)": "Pink-Ones"); the plain variants ("No
+    Variant", "6 Suits"…) are one family, "No Variant".
+
+    >>> family_of("Pink-Ones & Rainbow (6 Suits)"), family_of("Black (5 Suits)")
+    ('Pink-Ones', 'Black')
+    >>> family_of("6 Suits"), family_of("Cow & Pig (4 Suits)")
+    ('No Variant', 'Cow & Pig')
+    """
+    base = name.partition(" (")[0]
+    if base.endswith(" Suits") or base == "No Variant":
+        return "No Variant"
+    if base.startswith("Cow & Pig"):  # the one name with "&" of its own
+        return "Cow & Pig"
+    return base.partition(" & ")[0]
 
 
 def _quoted(name: str) -> str:
