@@ -15,6 +15,8 @@ clue touches); nothing in the engine tests a variant's name.
 
 from __future__ import annotations
 
+from functools import cache
+
 from engine.cards import ALL_CARDS, Color
 from engine.memory import clue_masks, fresh_mask, touch_masks
 from engine.options import GameOptions, Multicolor, SetupError, SuitSpec
@@ -134,35 +136,15 @@ class GameSetup:
         if options is None:
             options = GameOptions()
         options.check()
-        rules = options.rules()
-        suits = rules.specs()
-        inverted = {suit.color for suit in suits if suit.suit is not None and suit.suit.inverted}
-        color_clues, rank_clues = clue_masks(rules)
-        color_touches, rank_touches = touch_masks(rules)
         for name, value in (
             ("players", players),
             ("first_player", first_player),
             ("names", names),
             ("options", options),
             ("started_at", started_at),
-            ("suits", suits),
-            ("copies", options.copies()),
-            ("_suit_of", {suit.color: suit for suit in suits}),
-            ("fresh_mask", fresh_mask(options)),
-            ("rules", rules),
-            ("hint_cost", rules.hint_cost),
-            ("max_hints", MAX_HINTS * rules.hint_cost),
-            ("token_for_a_firework", int(rules.completing_gives_a_token)),
-            ("discard_when_tokens_full", rules.discard_when_tokens_full),
-            ("empty_color_hints", options.empty_clues or rules.color_clues_touch_nothing),
-            ("empty_rank_hints", options.empty_clues or rules.rank_clues_touch_nothing),
-            ("inverted", tuple(card.color in inverted for card in ALL_CARDS)),
-            ("color_clues", color_clues),
-            ("rank_clues", rank_clues),
-            ("color_touches", color_touches),
-            ("rank_touches", rank_touches),
-            ("clue_ranks", rules.clue_ranks),
-            ("alternating", rules.alternating_clues),
+            *_worked_out(
+                options.variant, options.multicolor, options.wild_multicolor, options.empty_clues
+            ),
         ):
             object.__setattr__(self, name, value)
 
@@ -231,3 +213,39 @@ class GameSetup:
     def suit(self, color: Color) -> SuitSpec | None:
         """The suit of that colour, or None when it is not in this game."""
         return self._suit_of.get(color)
+
+
+@cache  # one per variant and empty clues: a set-up per game reads it, hashing four values
+def _worked_out(
+    variant: str | None, multicolor: Multicolor, wild: bool, empty_clues: bool
+) -> tuple[tuple[str, object], ...]:
+    """What a set-up works out from its variant once (the fields of :class:`GameSetup`
+    that its options' rules give)."""
+    options = GameOptions(
+        multicolor=multicolor, wild_multicolor=wild, empty_clues=empty_clues, variant=variant
+    )
+    rules = options.rules()
+    suits = rules.specs()
+    inverted = {suit.color for suit in suits if suit.suit is not None and suit.suit.inverted}
+    color_clues, rank_clues = clue_masks(rules)
+    color_touches, rank_touches = touch_masks(rules)
+    return (
+        ("suits", suits),
+        ("copies", options.copies()),
+        ("_suit_of", {suit.color: suit for suit in suits}),
+        ("fresh_mask", fresh_mask(options)),
+        ("rules", rules),
+        ("hint_cost", rules.hint_cost),
+        ("max_hints", MAX_HINTS * rules.hint_cost),
+        ("token_for_a_firework", int(rules.completing_gives_a_token)),
+        ("discard_when_tokens_full", rules.discard_when_tokens_full),
+        ("empty_color_hints", empty_clues or rules.color_clues_touch_nothing),
+        ("empty_rank_hints", empty_clues or rules.rank_clues_touch_nothing),
+        ("inverted", tuple(card.color in inverted for card in ALL_CARDS)),
+        ("color_clues", color_clues),
+        ("rank_clues", rank_clues),
+        ("color_touches", color_touches),
+        ("rank_touches", rank_touches),
+        ("clue_ranks", rules.clue_ranks),
+        ("alternating", rules.alternating_clues),
+    )

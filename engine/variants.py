@@ -33,8 +33,8 @@ variant_not_printable | it needs START cards
 
 from __future__ import annotations
 
+import os
 from functools import cache
-from importlib.resources import files
 from typing import Any, Final
 
 import msgspec
@@ -279,9 +279,11 @@ class _Table(Struct, frozen=True):
 
 @cache
 def _table() -> _Table:
-    """The table, read and decoded once, when a variant is first named or listed."""
-    data = files(__package__ or "engine").joinpath(TABLE_FILE).read_bytes()
-    return msgspec.json.decode(data, type=_Table)
+    """The table, read and decoded once, when a variant is first named or listed: the
+    package's data file, read as an import reads a module (not at import: the base
+    game's start never pays for it)."""
+    with open(os.path.join(os.path.dirname(__file__), TABLE_FILE), "rb") as table:
+        return msgspec.json.decode(table.read(), type=_Table)
 
 
 @cache
