@@ -824,3 +824,14 @@ def test_one_word_per_thing(lang):
             assert word in tr(lang, key).lower(), (word, key)
         for double in doubles:
             assert not any(double in text for text in strings), double
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_hanab_live_variant_is_named_by_its_name_in_every_language(lang):
+    """Issue 35: a game of a variant by name lists it under that name (a proper name,
+    Hanab Live's), then its other options in the language's words."""
+    options = GameOptions(variant="Pink-Ones (5 Suits)", timed_display=True)
+    words = i18n.variant_name(lang, options)
+    assert (
+        words == f"Pink-Ones (5 Suits), {i18n.variant_name(lang, GameOptions(timed_display=True))}"
+    )
