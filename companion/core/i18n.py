@@ -122,9 +122,12 @@ def option_value(lang: str, name: str, value: OptionValue) -> str:
 
 
 def variant_name(lang: str, options: GameOptions) -> str:
-    """The options of a game in words, for the history: ``Short multicolor, Timed display``."""
+    """The options of a game in words, for the history: ``Short multicolor, Timed display``;
+    a Hanab Live variant by its name, in every language (``Pink (5 Suits), …``)."""
     parts = [
-        tr(lang, f"variant_{name}_{value}" if isinstance(value, str) else name)
+        str(value)
+        if name == "variant"
+        else tr(lang, f"variant_{name}_{value}" if isinstance(value, str) else name)
         for name, value in options.to_dict().items()
     ]
     return ", ".join(parts) or tr(lang, "variant_base")

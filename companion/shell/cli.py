@@ -36,6 +36,7 @@ COMMANDS = {
     "history": ("history", "history_command"),
     "check": ("check", "check_command"),
     "replay": ("replay", "replay_command"),
+    "variants": ("variants", "variants_command"),
     "scanner": ("scanner", "scanner_command"),
     "enrol": ("enrol", "enrol_command"),
     "location": ("plays", "location_command"),
@@ -156,6 +157,13 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
 
     replay = commands.add_parser("replay", help="apply game logs and print their summaries")
     replay.add_argument("files", nargs="+", metavar="FILE", help="hanabi-log/1 files")
+
+    variants = commands.add_parser(
+        "variants", help="list the Hanab Live variants a printed deck can carry, by name"
+    )
+    variants.add_argument(
+        "words", nargs="*", metavar="WORD", help="only the names holding every word (any case)"
+    )
 
     scanner = commands.add_parser("scanner", help="print what a card scanner reads (wiring check)")
     enrol = commands.add_parser("enrol", help="register the tags of a deck, card by card")

@@ -398,7 +398,35 @@ def realistic_refusals() -> list[IllegalAction]:
     errors.append(refused(wild, Hint(to=1, color=M)))  # hint_color_not_allowed
     timed = Game(GameSetup(players=3, names=NAMES, options=GameOptions(timed_display=True)))
     errors.append(refused(timed, Play(C("R1"), M)))  # suit_not_in_game (an announce)
-    return errors + empty_hand_refusals() + hand_memory_refusals()
+    return errors + empty_hand_refusals() + hand_memory_refusals() + variant_refusals()
+
+
+def variant_refusals() -> list[IllegalAction]:
+    """The refusals of Hanab Live's variants by name (issue 35): a clue the variant
+    forbids, and a card the special rules rule out of its slot."""
+
+    def game(variant: str, hand_memory: bool = False) -> Game:
+        options = GameOptions(variant=variant, hand_memory=hand_memory)
+        return Game(GameSetup(players=3, names=NAMES, options=options))
+
+    alternating = game("Alternating Clues (5 Suits)")
+    errors = [
+        refused(game("White (5 Suits)"), Hint(to=1, color=M)),  # hint_color_not_named
+        refused(game("Color Mute (5 Suits)"), Hint(to=1, color=R)),  # no_color_hints
+        refused(game("Number Mute (5 Suits)"), Hint(to=1, rank=1)),  # no_rank_hints
+        refused(game("Pink-Ones (5 Suits)"), Hint(to=1, rank=1)),  # rank_hint_not_allowed
+    ]
+    alternating.apply(Hint(to=1, color=R))
+    errors.append(refused(alternating, Hint(to=2, color=B)))  # hint_must_name_rank
+    alternating.apply(Hint(to=2, rank=3))
+    errors.append(refused(alternating, Hint(to=0, rank=4)))  # hint_must_name_color
+    # White-Ones: no colour clue touches a 1, so a red hint that missed a slot leaves its
+    # red 1 possible and rules out red 2 to 5 (colours and ranks all still possible)
+    white_ones = game("White-Ones (5 Suits)", hand_memory=True)
+    white_ones.apply(Hint(to=2, color=R, slots=(1,)))  # Ann tells Cy: red, slot 1
+    white_ones.apply(Hint(to=0, rank=5, slots=(2,)))
+    errors.append(refused(white_ones, Play(C("R3"), slot=2)))  # card_not_possible
+    return errors
 
 
 def hand_memory_refusals() -> list[IllegalAction]:
@@ -848,3 +876,14 @@ def test_one_word_per_thing(lang):
             assert word in tr(lang, key).lower(), (word, key)
         for double in doubles:
             assert not any(double in text for text in strings), double
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_hanab_live_variant_is_named_by_its_name_in_every_language(lang):
+    """Issue 35: a game of a variant by name lists it under that name (a proper name,
+    Hanab Live's), then its other options in the language's words."""
+    options = GameOptions(variant="Pink-Ones (5 Suits)", timed_display=True)
+    words = i18n.variant_name(lang, options)
+    assert (
+        words == f"Pink-Ones (5 Suits), {i18n.variant_name(lang, GameOptions(timed_display=True))}"
+    )

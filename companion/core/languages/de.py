@@ -343,6 +343,18 @@ LANGUAGE = Language(
             "Mit {color} als Joker nennt kein Hinweis {color}: "
             "Jeder Farbhinweis zeigt auch diese Karten"
         ),
+        "hint_color_not_named": (
+            "In dieser Variante nennt kein Hinweis {color}: Diese Karten haben keine eigene Farbe"
+        ),
+        "no_color_hints": "In dieser Variante nennt ein Hinweis nie eine Farbe: bitte eine Zahl nennen",
+        "no_rank_hints": "In dieser Variante nennt ein Hinweis nie eine Zahl: bitte eine Farbe nennen",
+        "rank_hint_not_allowed": "In dieser Variante kann ein Hinweis nicht {rank} nennen",
+        "hint_must_name_rank": (
+            "Der letzte Hinweis nannte eine Farbe: In dieser Variante nennt der nächste eine Zahl"
+        ),
+        "hint_must_name_color": (
+            "Der letzte Hinweis nannte eine Zahl: In dieser Variante nennt der nächste eine Farbe"
+        ),
         "hint_to_empty_hand": (
             "{seat_name} hat keine Karte mehr: Ein Hinweis muss mindestens eine Karte zeigen"
         ),
@@ -376,6 +388,10 @@ LANGUAGE = Language(
         ),
         "card_not_in_slot": (
             "Platz {slot} bekam den Hinweis {clue}: {card} kann dort nicht liegen. "
+            "Bitte den Platz prüfen oder den Hinweis zurücknehmen"
+        ),
+        "card_not_possible": (
+            "Die Hinweise zu Platz {slot} schließen {card} aus. "
             "Bitte den Platz prüfen oder den Hinweis zurücknehmen"
         ),
         "card_ruled_out": (

@@ -332,6 +332,21 @@ LANGUAGE = Language(
         "hint_names_both": "Un indice nomme une couleur ou une valeur, jamais les deux",
         "no_such_rank": "Un indice nomme une valeur de 1 à 5, pas {rank}",
         "hint_color_not_allowed": "Avec le {color} joker, un indice ne peut pas nommer le {color}",
+        "hint_color_not_named": (
+            "Aucun indice ne nomme le {color} dans cette variante\u00a0: ces cartes n'ont pas "
+            "de couleur à elles"
+        ),
+        "no_color_hints": "Dans cette variante, un indice ne nomme jamais une couleur\u00a0: nommez une valeur",
+        "no_rank_hints": "Dans cette variante, un indice ne nomme jamais une valeur\u00a0: nommez une couleur",
+        "rank_hint_not_allowed": "Dans cette variante, un indice ne peut pas nommer le {rank}",
+        "hint_must_name_rank": (
+            "Le dernier indice nommait une couleur\u00a0: dans cette variante, le suivant nomme "
+            "une valeur"
+        ),
+        "hint_must_name_color": (
+            "Le dernier indice nommait une valeur\u00a0: dans cette variante, le suivant nomme "
+            "une couleur"
+        ),
         "hint_to_empty_hand": "{seat_name} n'a plus de carte\u00a0: un indice doit désigner au moins une carte",
         "no_one_to_hint": "Personne d'autre n'a de carte\u00a0: impossible de donner un indice",
         "empty_hand": "Vous n'avez plus de carte à poser ou défausser",
@@ -364,6 +379,10 @@ LANGUAGE = Language(
         ),
         "card_not_in_slot": (
             "L'emplacement {slot} a reçu l'indice {clue}\u00a0: {card} ne peut pas y être. "
+            "Vérifiez l'emplacement, ou annulez l'indice"
+        ),
+        "card_not_possible": (
+            "Les indices sur l'emplacement {slot} excluent {card}. "
             "Vérifiez l'emplacement, ou annulez l'indice"
         ),
         "card_ruled_out": (
