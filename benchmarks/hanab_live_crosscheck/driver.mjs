@@ -12,6 +12,8 @@
 //   --per-variant N       games in every printable variant (default 3)
 //   --min-family N        games at least in every family (default 20; topped up round-robin)
 //   --empty-clues N       games more with Hanab Live's "Empty Clues" option (default 100)
+//   --at-least NAME=N     at least N games in that variant (repeatable; default: 20 in each of
+//                         the five our printed-book options also play, see the README)
 //   --seed S              the first game's seed (default 1); game k uses seed S + k
 //   --variant NAME        only this variant (repeatable; for trying one out)
 //   --commit SHA          Hanab Live's commit, written into the fixture (default: git rev-parse)
@@ -35,6 +37,14 @@ const SPECIAL_LABEL = "multicolor";
 // The copies of each rank printed in a suit (1s to 5s): a suit that needs more of a rank (a
 // reversed suit's three 5s) cannot be carried by the printed cards.
 const PRINTED_COPIES = [3, 2, 2, 2, 1];
+// The variants our printed-book options also play (tests/engine/test_hanab_live_crosscheck.py).
+const PRINTED_BOOK = [
+  "No Variant",
+  "6 Suits",
+  "Black (6 Suits)",
+  "Rainbow (6 Suits)",
+  "Dark Rainbow (6 Suits)",
+];
 const SPECIAL_KINDS = [
   ["omni", ["specialRankAllClueColors", "specialRankAllClueRanks"]],
   ["null", ["specialRankNoClueColors", "specialRankNoClueRanks"]],
@@ -73,6 +83,7 @@ function parseArgs(argv) {
     seed: 1,
     variants: [],
     commit: null,
+    atLeast: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -89,10 +100,15 @@ function parseArgs(argv) {
     else if (arg === "--seed") args.seed = Number(next());
     else if (arg === "--variant") args.variants.push(next());
     else if (arg === "--commit") args.commit = next();
+    else if (arg === "--at-least") {
+      const [name, count] = next().split(/=(?=[0-9]+$)/);
+      args.atLeast = { ...args.atLeast, [name]: Number(count) };
+    }
     else if (args.hl === null && !arg.startsWith("--")) args.hl = arg;
     else throw new Error(`unknown argument ${arg}`);
   }
   if (args.hl === null) throw new Error("usage: driver.mjs HANAB_LIVE_CHECKOUT [options]");
+  args.atLeast ??= Object.fromEntries(PRINTED_BOOK.map((name) => [name, 20]));
   return args;
 }
 
@@ -504,6 +520,11 @@ async function main() {
       tally(entry);
       k++;
     }
+  }
+  for (const [name, least] of Object.entries(args.atLeast)) {
+    if (!familyOf.has(name)) continue;
+    let k = plan.filter((entry) => entry.variant === name).length;
+    for (; k < least; k++) plan.push({ variant: name, players: 2 + (k % 4), emptyClues: false });
   }
   for (let k = 0; k < args.emptyClues && chosen.length > 0; k++) {
     plan.push({ variant: chosen[(k * 37) % chosen.length].name, players: 2 + (k % 4), emptyClues: true });

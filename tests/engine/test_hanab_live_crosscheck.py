@@ -16,7 +16,7 @@ from __future__ import annotations
 import gzip
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -230,6 +230,10 @@ def test_fixture_covers_every_variant_and_family() -> None:
     kinds = {family.split(":")[0] for family in per_family}
     assert kinds == {"suit", "suits", "special", "flag", "name"}
     assert sum(1 for record in games if record["log"][0].get("empty_clues")) >= MIN_PER_FAMILY
+    # every way a game ends, and a pace below zero, happen: each accounting of 0111 is used
+    ends = Counter(record["hl"].get("end") for record in games)
+    assert set(ends) == {"strikeout", "final_round", *EARLY_ENDS}
+    assert any(pace < 0 for record in games for pace in record["hl"]["pace"] if pace is not None)
 
 
 def test_every_game_matches_hanab_live() -> None:
@@ -262,3 +266,29 @@ def test_printed_book_variants_match_hanab_live() -> None:
             failures.append((index, header["variant"], found))
     assert set(checked) == set(PRINTED_BOOK), f"fixture games by variant: {dict(checked)}"
     assert not failures, _report(failures, sum(checked.values()))
+
+
+def test_a_state_changed_by_one_is_a_difference() -> None:
+    """The comparison sees a change in any one of Hanab Live's values after one action."""
+    meta, games = fixture()
+    record = next(r for r in games if r["log"][0]["variant"] == "Rainbow (6 Suits)")
+    variant, options = meta["variants"]["Rainbow (6 Suits)"], PRINTED_BOOK["Rainbow (6 Suits)"]
+    assert differences(record, variant, options) == []
+    changes: dict[str, Callable[[Any], Any]] = {
+        "clues": lambda value: value - 1,
+        "strikes": lambda value: value + 1,
+        "deck": lambda value: value - 1,
+        "turn": lambda value: value + 1,
+        "current": lambda value: (value + 1) % record["log"][0]["players"],
+        "stacks": lambda value: "1" + value[1:] if value[0] != "1" else "2" + value[1:],
+        "discards": lambda value: (value + " R1").strip(),
+        "score": lambda value: value + 1,
+        "max": lambda value: value - 1,
+        "pace": lambda value: value - 1,
+        "hands": lambda value: {"1": ["v" * len(variant["letters"])] * 9},
+    }
+    for key, change in changes.items():
+        columns = {**record["hl"], key: list(record["hl"][key])}
+        columns[key][8] = change(columns[key][8])
+        found = differences({**record, "hl": columns}, variant, options)
+        assert found and found[0].startswith("after action 8: "), (key, found)
