@@ -33,7 +33,7 @@ import msgspec
 from engine.actions import Hint, Play
 from engine.cards import ALL_CARDS, Card
 from engine.errors import CompanionError
-from engine.game import Game
+from engine.game import EventKind, Game
 from engine.reveal import Reveal
 
 #: Hanab Live's replay links start so; the text of :func:`replay_link` follows.
@@ -112,7 +112,8 @@ def hanab_live_game(game: Game, reveals: list[Reveal]) -> dict[str, Any]:
     ]
     drawn = players * size
     deck: dict[int, Card] = {}
-    actions: list[dict[str, int]] = []
+    # Each action as Hanab Live's, with the card order that left the hand (None: a clue).
+    moves: list[tuple[dict[str, int], int | None]] = []
     for action, event in zip(game.actions, game.events, strict=True):
         seat = event.player
         if type(action) is Hint:
@@ -122,11 +123,10 @@ def hanab_live_game(game: Game, reveals: list[Reveal]) -> dict[str, Any]:
             if action.color is not None:
                 if action.color not in clue_colors:
                     raise NotExportable(f"Hanab Live has no clue for the colour {action.color}")
-                actions.append(
-                    {"type": COLOR_CLUE, "target": target, "value": clue_colors.index(action.color)}
-                )
+                value = clue_colors.index(action.color)
+                moves.append(({"type": COLOR_CLUE, "target": target, "value": value}, None))
             elif action.rank is not None:
-                actions.append({"type": RANK_CLUE, "target": target, "value": action.rank})
+                moves.append(({"type": RANK_CLUE, "target": target, "value": action.rank}, None))
             else:
                 raise NotExportable("A hint names neither a colour nor a rank, so it cannot go")
             continue
@@ -135,7 +135,7 @@ def hanab_live_game(game: Game, reveals: list[Reveal]) -> dict[str, Any]:
         order = hands[seat].pop(action.slot - 1)
         deck[order] = action.card
         kind = PLAY if type(action) is Play else DISCARD
-        actions.append({"type": kind, "target": order})
+        moves.append(({"type": kind, "target": order}, order))
         if event.drew:
             hands[seat].insert(0, drawn)
             drawn += 1
@@ -150,6 +150,8 @@ def hanab_live_game(game: Game, reveals: list[Reveal]) -> dict[str, Any]:
     never_drawn = sorted(left.elements(), key=lambda card: (suit_of[card.color], card.rank))
     for order, card in enumerate(never_drawn, start=drawn):
         deck[order] = card
+    moves = moves[: _hanab_live_end(game, deck, moves) + 1]
+    actions = [action for action, _ in moves]
     options: dict[str, Any] = {"variant": name}
     if setup.options.empty_clues:
         options["emptyClues"] = True
@@ -176,12 +178,16 @@ def replay_link(data: dict[str, Any], *, empty_clue_given: bool = False) -> str:
     '215aj,03ab1a,0'
     """
     if empty_clue_given:
-        raise NotExportable("A link to Hanab Live keeps no option, and this game gave an empty clue")
+        raise NotExportable(
+            "A link to Hanab Live keeps no option, and this game gave an empty clue"
+        )
     deck, actions = data["deck"], data["actions"]
     low = min(card["rank"] for card in deck)
     high = max(card["rank"] for card in deck)
     text = f"{len(data['players'])}{low}{high}"
-    text += "".join(DIGITS[card["suitIndex"] * (high - low + 1) + card["rank"] - low] for card in deck)
+    text += "".join(
+        DIGITS[card["suitIndex"] * (high - low + 1) + card["rank"] - low] for card in deck
+    )
     text += ","
     if actions:
         kinds = [action["type"] for action in actions]
@@ -198,8 +204,16 @@ def replay_link(data: dict[str, Any], *, empty_clue_given: bool = False) -> str:
 
 
 def empty_clue_given(game: Game) -> bool:
-    """Whether a hint of ``game`` touched no card (hand memory knows the slots it touched)."""
-    return any(type(action) is Hint and action.slots == () for action in game.actions)
+    """Whether a hint of ``game`` touched no card by the Empty Clues option (hand memory
+    knows the slots it touched; a variant whose clues of a kind touch nothing needs none)."""
+    rules = game.setup.rules
+    return game.setup.options.empty_clues and any(
+        type(action) is Hint
+        and action.slots == ()
+        and not (action.color is not None and rules.color_clues_touch_nothing)
+        and not (action.rank is not None and rules.rank_clues_touch_nothing)
+        for action in game.actions
+    )
 
 
 def replay_url(game: Game, reveals: list[Reveal]) -> str:
@@ -207,3 +221,51 @@ def replay_url(game: Game, reveals: list[Reveal]) -> str:
     says why one cannot be made."""
     data = hanab_live_game(game, reveals)
     return REPLAY_URL + replay_link(data, empty_clue_given=empty_clue_given(game))
+
+
+def _hanab_live_end(
+    game: Game, deck: dict[int, Card], moves: list[tuple[dict[str, int], int | None]]
+) -> int:
+    """The index of the action after which Hanab Live's server ends the game (decision 0121).
+
+    It sees the hands: besides the three fuses, the final round and the perfect score that
+    end ours, it ends the game as soon as no card still needed can be played, each firework's
+    next card being discarded or in the hand of a player who has had their last turn. The
+    referee plays on (the score cannot change); the export stops where Hanab Live does.
+    """
+    setup = game.setup
+    fireworks = [0] * 6
+    left: Counter[Card] = Counter(deck.values())  # the copies not in the discard pile
+    hands: list[set[int]] = [set() for _ in range(setup.players)]
+    order = 0
+    for seat in [(setup.first_player + p) % setup.players for p in range(setup.players)]:
+        hands[seat] = set(range(order, order + setup.hand_size))
+        order += setup.hand_size
+    stuck: Counter[Card] = Counter()  # copies in the hands of players with no turn left
+    last_round = False
+    for index, ((_, gone), event) in enumerate(zip(moves, game.events, strict=True)):
+        seat = event.player
+        if gone is not None:
+            hands[seat].discard(gone)
+            card = deck[gone]
+            if event.kind is EventKind.PLAY:
+                fireworks[card.color] = card.rank
+            else:
+                left[card] -= 1
+            if event.drew:
+                hands[seat].add(order)
+                order += 1
+        if last_round:
+            stuck.update(deck[held] for held in hands[seat])
+            hands[seat] = set()
+        last_round = last_round or event.final_round_started or order == len(deck)
+        if event.end is not None:
+            return index
+        needed = [
+            Card(suit.color, fireworks[suit.color] + 1)
+            for suit in setup.rules.suits
+            if fireworks[suit.color] < 5
+        ]
+        if all(left[card] - stuck[card] <= 0 for card in needed):
+            return index
+    return len(moves) - 1

@@ -30,11 +30,7 @@ def main(argv: list[str]) -> int:
     # A snapshot without git: the same commit as the table it completes.
     where = f"github.com/Hanabi-Live/hanabi-live at {commit}" if commit else table["source"]
     lines = [f"    {json.dumps(name)}: {ids[name]}" for name in table["variants"]]
-    text = (
-        "{\n"
-        f'  "source": {json.dumps(where)},\n'
-        '  "ids": {\n' + ",\n".join(lines) + "\n  }\n}\n"
-    )
+    text = f'{{\n  "source": {json.dumps(where)},\n  "ids": {{\n' + ",\n".join(lines) + "\n  }\n}\n"
     out = Path(argv[1]) if len(argv) > 1 else ROOT / "engine/hanab_live_ids.json"
     out.write_text(text, encoding="utf-8")
     print(f"{len(lines)} variant ids written to {out}")

@@ -38,7 +38,14 @@ def plans() -> list[dict[str, Any]]:
         out.append({"variant": name, "players": 2 + number % 4, "first": number % 2})
     for size, wild in PRINTED:
         for k in range(20):
-            out.append({"multicolor": size, "wild": wild, "players": 2 + k % 4, "first": k % 3 % (2 + k % 4)})
+            out.append(
+                {
+                    "multicolor": size,
+                    "wild": wild,
+                    "players": 2 + k % 4,
+                    "first": k % 3 % (2 + k % 4),
+                }
+            )
     for k in range(40):
         out.append({"variant": "No Variant", "empty_clues": True, "players": 2 + k % 4, "first": 0})
     for seed, plan in enumerate(out, start=1):
@@ -54,7 +61,9 @@ def play(plan: dict[str, Any]) -> tuple[Game, list[Reveal]]:
         )
     else:
         options = GameOptions(
-            multicolor=Multicolor(plan["multicolor"]), wild_multicolor=plan["wild"], hand_memory=True
+            multicolor=Multicolor(plan["multicolor"]),
+            wild_multicolor=plan["wild"],
+            hand_memory=True,
         )
     setup = GameSetup(players=plan["players"], options=options, first_player=plan["first"])
     table = SimulatedTable(setup, random.Random(plan["seed"]), skill=0.8)
