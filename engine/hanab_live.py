@@ -23,6 +23,7 @@ sentence.
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from functools import cache
@@ -34,7 +35,8 @@ from engine.actions import Hint, Play
 from engine.cards import ALL_CARDS, Card
 from engine.errors import CompanionError
 from engine.game import EventKind, Game
-from engine.reveal import Reveal
+from engine.log import replay_log
+from engine.reveal import Reveal, Reveals, parse_reveal
 
 #: Hanab Live's replay links start so; the text of :func:`replay_link` follows.
 REPLAY_URL: Final = "https://hanab.live/shared-replay-json/"
@@ -269,3 +271,36 @@ def _hanab_live_end(
         if all(left[card] - stuck[card] <= 0 for card in needed):
             return index
     return len(moves) - 1
+
+
+def game_and_reveals(text: str) -> tuple[Game, list[Reveal]]:
+    """A ``hanabi-log/1`` log's game and its ``reveal`` lines, checked as the rules check a
+    reveal (:class:`engine.reveal.Reveals`); the log's own errors as :func:`replay_log`'s."""
+    actions: list[str] = []
+    shown: list[Reveal] = []
+    for line in text.split("\n"):
+        obj = None
+        if line.lstrip().startswith("{") and '"reveal"' in line:
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                obj = None
+        if isinstance(obj, dict) and obj.get("action") == "reveal":
+            shown.append(parse_reveal(obj))
+            actions.append("")  # the lines keep their numbers
+        else:
+            actions.append(line)
+    game = replay_log("\n".join(actions))
+    reveals = Reveals(game)
+    for reveal in shown:
+        reveals.add(reveal)
+    return game, reveals.shown
+
+
+def export_log(text: str, *, link: bool = False) -> str:
+    """A finished log with every hand shown as Hanab Live's JSON game (one line), or with
+    ``link`` as its replay link; :class:`NotExportable` (or the log's error) says why not."""
+    game, reveals = game_and_reveals(text)
+    if link:
+        return replay_url(game, reveals)
+    return json.dumps(hanab_live_game(game, reveals), ensure_ascii=False)
