@@ -124,7 +124,9 @@ def hanab_live_game(game: Game, reveals: list[Reveal]) -> dict[str, Any]:
             target = seat_to_player(action.to)
             if action.color is not None:
                 if action.color not in clue_colors:
-                    raise NotExportable(f"Hanab Live has no clue for the colour {action.color}")
+                    raise NotExportable(
+                        f"Hanab Live has no clue for the colour {action.color.label}"
+                    )
                 value = clue_colors.index(action.color)
                 moves.append(({"type": COLOR_CLUE, "target": target, "value": value}, None))
             elif action.rank is not None:
