@@ -117,6 +117,16 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
         action="store_true",
         help="print the link that logs the game (default: the latest) in BG Stats",
     )
+    export.add_argument(
+        "--hanab-live",
+        action="store_true",
+        help="print the game (default: the latest), its hands shown, as Hanab Live's JSON",
+    )
+    export.add_argument(
+        "--hanab-live-url",
+        action="store_true",
+        help="print the link that replays the game (default: the latest) on hanab.live",
+    )
 
     restore = commands.add_parser(
         "import", help="bring games back from logs (export --all's files, or a folder of them)"
