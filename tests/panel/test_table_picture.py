@@ -285,9 +285,10 @@ def test_render_draws_the_hands_of_a_finished_game(size, tmp_path):
     assert pygame.image.load(str(out)).get_size() == (width, height)
     controller = Controller(SetupDraft(), replay_log(log.read_text(encoding="utf-8")))
     assert controller.screen is Screen.END
-    assert controller.pages[-1] is GamePage.HANDS
+    pages = controller.pages
+    assert pages[pages.index(GamePage.ACTIONS) + 1] is GamePage.HANDS  # after the actions
     renderer = Renderer((width, height), strict=True)
-    for _ in controller.pages[1:]:
+    for _ in pages[1 : pages.index(GamePage.HANDS) + 1]:
         controller.handle(Press(Key.NEXT))
     assert controller.page is GamePage.HANDS
     renderer.draw(pygame.Surface((width, height)), controller)
