@@ -230,6 +230,12 @@ LANGUAGE = Language(
         "button_undo": "Zurück",
         "button_announce": "Ansagen",
         "no": "nein",
+        "variant": "Variante",
+        "variant_none": "Keine Variante",
+        "variant_search": "Suche: {text}_ · {n} von {count} (Enter: wählen)",
+        "variant_search_empty": "Ein paar Buchstaben tippen, oder Weiter: die Familien (Enter: wählen)",
+        "variant_no_match": "Keine mit gedruckten Karten spielbare Variante hat „{text}“ im Namen",
+        "variant_with_multicolor": "Die Variante bringt ihre eigenen Farben: die bunten Karten bleiben aus",
         "edit_name": "Name von Spieler {n} (Enter: weiter)",
         "player_n": "Spieler {n}",
         # menu, history, help
