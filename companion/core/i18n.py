@@ -26,6 +26,7 @@ from engine.errors import IllegalAction
 from engine.game import Event, EventKind
 from engine.options import GameOptions, OptionValue
 from engine.outcome import EndReason, Outcome, Rating
+from engine.suits import SuitSpec
 
 #: Every language of the app, English (the fallback) first: one module each in
 #: :mod:`companion.core.languages`, found there; a new language is a new file, nothing else.
@@ -135,6 +136,14 @@ def variant_name(lang: str, options: GameOptions) -> str:
 
 def color_name(lang: str, color: Color) -> str:
     return language(lang).colors[color]
+
+
+def suit_name(lang: str, suit: SuitSpec) -> str:
+    """A suit's name: its printed colour's word, or for the multicolour cards of a
+    variant by name the special suit's Hanab Live name (``Pink``)."""
+    if suit.color is Color.MULTICOLOR and suit.suit is not None and suit.suit.name != "Multicolor":
+        return suit.suit.name
+    return color_name(lang, suit.color)
 
 
 def card_name(lang: str, card: Card) -> str:

@@ -668,7 +668,8 @@ class App:
         """Light the token LEDs (if any) for the game on screen."""
         game = self.controller.game
         if self.on_tokens is not None and game is not None:
-            self.on_tokens(game.position.hints, game.position.fuses)
+            # whole tokens: Clue Starved counts in halves, a half token lights no LED
+            self.on_tokens(game.position.hints // game.setup.hint_cost, game.position.fuses)
 
     def resume_game(self, game_id: int) -> None:
         """Take an unfinished game up again; the one in play (if another) is kept as

@@ -35,7 +35,6 @@ from engine.options import GameOptions
 from engine.outcome import EndReason, Outcome, Rating
 from engine.table import SimulatedTable
 from hardware.events import (
-    TypeText,
     ChooseColor,
     ChooseRank,
     ChooseSeat,
@@ -43,6 +42,7 @@ from hardware.events import (
     Key,
     Press,
     Select,
+    TypeText,
 )
 
 LONG_NAMES = ("Bernadette", "Christopher", "Dominique", "Emmanuelle", "Maximiliane")
@@ -649,7 +649,7 @@ def variant_game_five(lang: str) -> Controller:
     """A game in a special suit with a long name, five players, well under way."""
     options = GameOptions(variant=LONG_VARIANT)
     game = _played(_five_players(options), lambda g: len(g.actions) >= 24)
-    return _with_last_action(Controller(_draft(lang), game))
+    return _with_last_action(Controller(_draft(lang), game, hint_level=HintLevel.CONTENT))
 
 
 def clue_starved_half_token(lang: str) -> Controller:

@@ -231,6 +231,7 @@ LANGUAGE = Language(
         "button_announce": "Ansagen",
         "no": "nein",
         "variant": "Variante",
+        "special_suit": "Bunt = {name}",
         "variant_none": "Keine Variante",
         "variant_search": "Suche: {text}_ · {n} von {count} (Enter: wählen)",
         "variant_search_empty": "Ein paar Buchstaben tippen, oder Weiter: die Familien (Enter: wählen)",

@@ -216,6 +216,7 @@ LANGUAGE = Language(
         "button_announce": "Announce",
         "no": "no",
         "variant": "Variant",
+        "special_suit": "Multicolor = {name}",
         "variant_none": "No variant",
         "variant_search": "Search: {text}_ · {n} of {count} (Return: pick)",
         "variant_search_empty": "Type a few letters, or Next: the families (Return: pick)",

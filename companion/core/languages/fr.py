@@ -216,6 +216,7 @@ LANGUAGE = Language(
         "button_announce": "Annonce",
         "no": "non",
         "variant": "Variante",
+        "special_suit": "Multicolore = {name}",
         "variant_none": "Aucune variante",
         "variant_search": "Recherche\xa0: {text}_ · {n} sur {count} (Entrée\xa0: choisir)",
         "variant_search_empty": "Tapez quelques lettres, ou Suivant\xa0: les familles (Entrée\xa0: choisir)",

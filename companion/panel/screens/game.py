@@ -216,7 +216,7 @@ def _draw(
         hand_box = pygame.Rect(side.left, top, side.width, side_hand_h - pad)
         _draw_hand(kit, surface, layout.place("hand", hand_box), game, lang)
     layout.place("tokens", tokens_box)
-    kit.tokens(surface, tokens_box, game.position.hints)
+    kit.tokens(surface, tokens_box, game.position.hints, game.setup.hint_cost)
     if wide:
         layout.place("side", side)
         pygame.draw.rect(surface, PANEL, side, border_radius=8)
