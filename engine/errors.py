@@ -178,12 +178,11 @@ class NoSuchRank(IllegalAction):
 
 
 class HintColorNotAllowed(IllegalAction):
-    """A hint naming the wild colour, which every colour hint touches."""
+    """A hint naming the wild colour, which every colour hint touches (wild multicolor, a
+    rainbow suit)."""
 
     code = "hint_color_not_allowed"
-    default_message = (
-        "With wild {color}, a hint cannot name {color}: every colour hint touches those cards"
-    )
+    default_message = "A hint cannot name {color}: every colour hint touches those cards"
 
 
 class HintColorNotNamed(IllegalAction):
