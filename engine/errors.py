@@ -178,11 +178,23 @@ class NoSuchRank(IllegalAction):
 
 
 class HintColorNotAllowed(IllegalAction):
-    """A hint naming the wild colour, which every colour hint touches (wild multicolor, a
-    rainbow suit)."""
+    """A hint naming the wild colour, which every colour hint touches."""
 
     code = "hint_color_not_allowed"
-    default_message = "A hint cannot name {color}: every colour hint touches those cards"
+    default_message = (
+        "With wild {color}, a hint cannot name {color}: every colour hint touches those cards"
+    )
+
+
+class HintColorTouchesAll(IllegalAction):
+    """A hint naming the printed colour of a variant's suit that every colour hint touches
+    (a rainbow suit of a variant by name: the printed books' wild multicolor keeps
+    :class:`HintColorNotAllowed` and its words)."""
+
+    code = "hint_color_touches_all"
+    default_message = (
+        "In this variant a hint cannot name {color}: every colour hint touches those cards"
+    )
 
 
 class HintColorNotNamed(IllegalAction):

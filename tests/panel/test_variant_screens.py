@@ -70,7 +70,9 @@ def test_a_rainbow_suit_is_not_offered_and_refused_in_words_when_typed() -> None
     drive(c, ChooseColor(Color.MULTICOLOR))  # "m" on the keyboard
     assert isinstance(c.message, Refused)
     words = refusal_text("en", c.message.error)
-    assert words == "A hint cannot name multicolor: every colour hint touches those cards"
+    assert words == (
+        "In this variant a hint cannot name multicolor: every colour hint touches those cards"
+    )
     assert words in said(c, (480, 320))
 
 

@@ -347,8 +347,10 @@ LANGUAGE = Language(
         "hint_names_both": "Ein Hinweis nennt eine Farbe oder eine Zahl, nie beides",
         "no_such_rank": "Ein Hinweis nennt eine Zahl von 1 bis 5, nicht {rank}",
         "hint_color_not_allowed": (
-            "Kein Hinweis nennt {color}: Jeder Farbhinweis zeigt auch diese Karten"
+            "Mit {color} als Joker nennt kein Hinweis {color}: "
+            "Jeder Farbhinweis zeigt auch diese Karten"
         ),
+        "hint_color_touches_all": "In dieser Variante kann ein Hinweis nicht {color} nennen: Jeder Farbhinweis zeigt auch diese Karten",
         "hint_color_not_named": (
             "In dieser Variante nennt kein Hinweis {color}: Diese Karten haben keine eigene Farbe"
         ),

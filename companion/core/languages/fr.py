@@ -338,9 +338,8 @@ LANGUAGE = Language(
         "hint_to_self": "On ne peut pas se donner un indice à soi-même",
         "hint_names_both": "Un indice nomme une couleur ou une valeur, jamais les deux",
         "no_such_rank": "Un indice nomme une valeur de 1 à 5, pas {rank}",
-        "hint_color_not_allowed": (
-            "Un indice ne peut pas nommer le {color}\u00a0: chaque indice de couleur touche ces cartes"
-        ),
+        "hint_color_not_allowed": "Avec le {color} joker, un indice ne peut pas nommer le {color}",
+        "hint_color_touches_all": "Dans cette variante, un indice ne peut pas nommer le {color}\u00a0: chaque indice de couleur touche ces cartes",
         "hint_color_not_named": (
             "Aucun indice ne nomme le {color} dans cette variante\u00a0: ces cartes n'ont pas "
             "de couleur à elles"
