@@ -591,10 +591,11 @@ class App:
         """The answer a phone is given, in the table's words."""
         controller = self.controller
         lang, names = controller.language, controller.names
+        per_token = controller.game.setup.hint_cost if controller.game is not None else 1
         if reply.preview is not None:
-            words = i18n.preview_words(lang, reply.preview, names)
+            words = i18n.preview_words(lang, reply.preview, names, per_token)
         else:
-            words = message_words(lang, reply.message, names)
+            words = message_words(lang, reply.message, names, per_token)
         return Answer(reply.ok, http_status(reply.outcome), words, reply.actions)
 
     def receipt(self, reply: PhoneReply) -> tuple[PhoneReceipt | None, Answer]:

@@ -229,7 +229,8 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         for seat, name in enumerate(names)
     )
     recent = tuple(
-        _described(lang, event, names) for event in reversed(game.events[-RECENT_ACTIONS:])
+        _described(lang, event, names, game.setup.hint_cost)
+        for event in reversed(game.events[-RECENT_ACTIONS:])
     )
     return Snapshot(
         language=lang,
@@ -318,10 +319,12 @@ def _last_action(controller: Controller) -> str:
     assert game is not None
     message = controller.message
     if isinstance(message, Happened | Undone):
-        return message_words(controller.language, message, controller.names)
+        return message_words(controller.language, message, controller.names, game.setup.hint_cost)
     if not game.events:
         return ""
-    return i18n.describe_event(controller.language, game.events[-1], controller.names)
+    return i18n.describe_event(
+        controller.language, game.events[-1], controller.names, game.setup.hint_cost
+    )
 
 
 def _score_line(lang: str, game: Game, score_text: Callable[[str, Game], str]) -> str:
@@ -371,9 +374,9 @@ def _discards(game: Game) -> tuple[tuple[str, tuple[DiscardView, ...]], ...]:
 
 
 @lru_cache(maxsize=256)
-def _described(lang: str, event: Event, names: tuple[str, ...]) -> str:
+def _described(lang: str, event: Event, names: tuple[str, ...], per_token: int) -> str:
     """An action in words (the same few events are said again after every action)."""
-    return i18n.describe_event(lang, event, names)
+    return i18n.describe_event(lang, event, names, per_token)
 
 
 def _hand(game: Game, seat: int) -> tuple[SlotView, ...]:

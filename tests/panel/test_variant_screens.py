@@ -51,6 +51,7 @@ def test_clue_starved_tokens_read_as_half_tokens_not_units(size) -> None:
     shown = f"{units // 2}½" if units > 1 else "½"
     assert shown in words or f"{shown}/8" in words, words
     assert str(units) not in words  # never the units (15 for 7½)
+    assert "(+½ hint)" in " ".join(words)  # the discard that left the half token said so
 
 
 def _in_hint(variant: str) -> Controller:

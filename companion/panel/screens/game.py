@@ -36,7 +36,8 @@ from hardware.events import InputEvent, Key, Press
 def message_text(controller: Controller) -> tuple[str, RGB]:
     """The status line: what just happened, a refusal, an undo, a notice."""
     message = controller.message
-    words = message_words(controller.language, message, controller.names)
+    per_token = controller.game.setup.hint_cost if controller.game is not None else 1
+    words = message_words(controller.language, message, controller.names, per_token)
     if isinstance(message, Refused | Info):
         return words, WARN
     if isinstance(message, Undone):
