@@ -186,6 +186,17 @@ class HintColorNotAllowed(IllegalAction):
     )
 
 
+class HintColorTouchesAll(IllegalAction):
+    """A hint naming the printed colour of a variant's suit that every colour hint touches
+    (a rainbow suit of a variant by name: the printed books' wild multicolor keeps
+    :class:`HintColorNotAllowed` and its words)."""
+
+    code = "hint_color_touches_all"
+    default_message = (
+        "In this variant a hint cannot name {color}: every colour hint touches those cards"
+    )
+
+
 class HintColorNotNamed(IllegalAction):
     """A hint naming a colour the variant's suit of that colour has none of (a white, a
     null, a prism suit: no hint names it)."""

@@ -533,6 +533,8 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
 
 def _refuse_color(setup: GameSetup, touched_by_every_color_hint: bool, color: Color) -> NoReturn:
     """Raise the refusal of a hint naming a colour the variant's hints do not name."""
+    if touched_by_every_color_hint and setup.options.variant is not None:
+        raise errors.HintColorTouchesAll(color=color)
     if touched_by_every_color_hint:
         raise errors.HintColorNotAllowed(color=color)
     if not setup.rules.named_colors():

@@ -33,7 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.core.draft import HINT_LEVEL_ROW, MAX_NAME_LENGTH, SETUP_ROWS, SetupDraft
+from companion.core.draft import (
+    HINT_LEVEL_ROW,
+    MAX_NAME_LENGTH,
+    SETUP_ROWS,
+    VARIANT_ROW,
+    SetupDraft,
+)
 from companion.core.effects import (
     AcknowledgeFindings,
     Beep,
@@ -108,6 +114,7 @@ from companion.core.state import (
     NEXT_VALUE,
     PREVIOUS_VALUE,
     QUIT_ROW,
+    VARIANT_PICK,
     GamePage,
     Screen,
     game_screen,
@@ -172,7 +179,7 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             isinstance(event, Press)
             and event.key is Key.OK
             and self.findings
-            and self.editing_name is None
+            and not self.wants_text()
         ):  # OK over the banner: the finding it shows was read; the next one follows
             seen, self.findings = self.findings[0], self.findings[1:]
             return [AcknowledgeFindings((seen.id,))]
@@ -194,7 +201,7 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             return []
         if isinstance(event, Tap):
             return []  # taps are resolved into events by the layout before reaching here
-        if isinstance(event, Press) and event.key is Key.MENU and self.editing_name is None:
+        if isinstance(event, Press) and event.key is Key.MENU and not self.wants_text():
             # leaving the Phones page while it asks "Pair Di's phone?" is a no; while it
             # asks "Remove Di's phone?", the phone stays
             effects = self._on_phones(PAIR_NO) if self.pending_pair is not None else []
@@ -204,7 +211,7 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
                 self.screen = Screen.MENU
                 self.menu_focus = 0
             return effects
-        if isinstance(event, Press) and event.key is Key.HELP and self.editing_name is None:
+        if isinstance(event, Press) and event.key is Key.HELP and not self.wants_text():
             if self.screen is not Screen.HELP:
                 self._return_to = self.screen
                 self.screen = Screen.HELP
@@ -258,6 +265,8 @@ __all__ = [
     "SETUP_ROWS",
     "SLOT_REFUSALS",
     "SOFT_KEYS",
+    "VARIANT_PICK",
+    "VARIANT_ROW",
     "AcknowledgeFindings",
     "Beep",
     "Clue",

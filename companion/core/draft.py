@@ -15,28 +15,40 @@ from msgspec.structs import replace
 from companion.core import i18n
 from companion.core.hint_level import DEFAULT_HINT_LEVEL, HintLevel
 from companion.core.i18n import LANGUAGES
-from engine.options import OPTION_NAMES, GameOptions, SetupError
+from engine.options import OPTION_NAMES, GameOptions, Multicolor, SetupError
 from engine.setup import GameSetup
+from engine.variants import variant_by_name
 
 MAX_NAME_LENGTH = 12
+
+#: The set-up's row of a Hanab Live variant by name (its value: "No variant" or the name).
+VARIANT_ROW = "variant"
 
 #: The set-up's row of what a hint records (count, content, slots): it stands where the
 #: option ``hand_memory`` would, which is its third value (docs/decisions/0097).
 HINT_LEVEL_ROW = "hint_level"
 
-#: The rows of the set-up screen, top to bottom; the focus starts on "start". What a hint
-#: records first of the options: it decides how every action is entered, the variants are rarer.
+#: The options' rows: what a hint records first (it decides how every action is entered,
+#: the variants are rarer), then the variant by name, then the printed options.
+_OPTION_ROWS = sorted(
+    (HINT_LEVEL_ROW if name == "hand_memory" else name for name in OPTION_NAMES),
+    key=lambda name: name != HINT_LEVEL_ROW,
+)
+
+#: The rows of the set-up screen, top to bottom; the focus starts on "start".
 SETUP_ROWS = (
     "players",
     "start",  # next to the player count: the quick path is a digit, then Return
     "first_player",
     "names",
-    *sorted(
-        (HINT_LEVEL_ROW if name == "hand_memory" else name for name in OPTION_NAMES),
-        key=lambda name: name != HINT_LEVEL_ROW,
-    ),
+    _OPTION_ROWS[0],
+    VARIANT_ROW,
+    *_OPTION_ROWS[1:],
     "language",
 )
+
+#: The rows of the printed multicolor options, which a variant by name leaves out.
+MULTICOLOR_ROWS = ("multicolor", "wild_multicolor")
 
 
 class SetupDraft(Struct):
@@ -63,6 +75,20 @@ class SetupDraft(Struct):
         if level is not HintLevel.SLOTS:
             self.hint_content = level is HintLevel.CONTENT
 
+    def choose_variant(self, name: object) -> None:
+        """Set the next game's variant by Hanab Live's name (None: no variant, the printed
+        options); a variant brings its own suits, so the multicolor options go off.
+        :class:`SetupError` naming why when the name is not one a printed deck carries."""
+        if name is None:
+            self.options = replace(self.options, variant=None)
+            return
+        if not isinstance(name, str):
+            raise SetupError("bad_option_value", "variant must be a Hanab Live variant's name")
+        variant_by_name(name)  # raises, naming why
+        self.options = replace(
+            self.options, variant=name, multicolor=Multicolor.NONE, wild_multicolor=False
+        )
+
     def name(self, seat: int) -> str:
         """The name typed for a seat, else "Player N" in the table's language."""
         if seat < len(self.names) and self.names[seat].strip():
@@ -86,6 +112,7 @@ class SetupDraft(Struct):
             "names": list(self.names),
             "first_player": self.first_player,
             **self.options.to_dict(defaults=True),
+            VARIANT_ROW: self.options.variant,  # None too: no variant is a choice
             HINT_LEVEL_ROW: self.hint_level.value,
             "language": self.language,
         }
@@ -110,6 +137,9 @@ class SetupDraft(Struct):
         for name in OPTION_NAMES:
             with contextlib.suppress(SetupError):
                 draft.options = draft.options.updated({name: settings.get(name)})
+        if VARIANT_ROW in settings:  # absent: remembered before variants by name
+            with contextlib.suppress(SetupError):
+                draft.choose_variant(settings[VARIANT_ROW])
         level = HintLevel.from_word(settings.get(HINT_LEVEL_ROW))
         if level is not None and level is not HintLevel.SLOTS:  # slots: the option says it
             draft.hint_content = level is HintLevel.CONTENT

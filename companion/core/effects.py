@@ -57,7 +57,9 @@ class Info(Struct, frozen=True):
 Message = Happened | Refused | Undone | Info
 
 
-def message_words(lang: str, message: Message | None, names: tuple[str, ...]) -> str:
+def message_words(
+    lang: str, message: Message | None, names: tuple[str, ...], per_token: int = 1
+) -> str:
     """A message in words, as the panel's status line and a phone's answer say it; an
     action a phone entered ends with whose phone it was.
 
@@ -72,7 +74,7 @@ def message_words(lang: str, message: Message | None, names: tuple[str, ...]) ->
         return i18n.tr(lang, message.key, **dict(message.params))
     if message is None:
         return ""
-    text = i18n.describe_event(lang, message.event, names)
+    text = i18n.describe_event(lang, message.event, names, per_token)
     if isinstance(message, Undone):
         text = i18n.tr(lang, "ev_undone", what=text)
     if message.by:

@@ -389,7 +389,9 @@ class EntryFlow(EntryView):
             self._close_entry()
             self.message = Info("phone_moved_back")
             if game.events:
-                what = i18n.describe_event(self.language, game.events[-1], game.setup.names)
+                what = i18n.describe_event(
+                    self.language, game.events[-1], game.setup.names, game.setup.hint_cost
+                )
                 self.message = Info("phone_moved_on", (("what", what),))
             return [Beep("refused")]
         effects = self._record(action)

@@ -39,7 +39,7 @@ class EntryView(ControllerState):
 
     def clue_pages(self) -> list[list[InputEvent]]:
         """A hint's clues, as pages of soft choices: the colours a hint may name, five
-        to a page, then the ranks."""
+        to a page, then the ranks the variant's hints may name (none: no page)."""
         game = self.game
         if game is None:
             return []
@@ -47,7 +47,8 @@ class EntryView(ControllerState):
             ChooseColor(suit.color) for suit in game.setup.suits if suit.named_in_hints
         ]
         pages = [colors[i : i + CLUES_PER_PAGE] for i in range(0, len(colors), CLUES_PER_PAGE)]
-        return [*pages, [ChooseRank(rank) for rank in range(1, 6)]]
+        ranks: list[InputEvent] = [ChooseRank(rank) for rank in game.setup.clue_ranks]
+        return [*pages, ranks] if ranks else pages
 
     def entry_hand(self) -> int | None:
         """The seat whose hand the slot steps show: a hint's receiver, else the player."""

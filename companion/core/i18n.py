@@ -26,6 +26,7 @@ from engine.errors import IllegalAction
 from engine.game import Event, EventKind
 from engine.options import GameOptions, OptionValue
 from engine.outcome import EndReason, Outcome, Rating
+from engine.suits import SuitSpec
 
 #: Every language of the app, English (the fallback) first: one module each in
 #: :mod:`companion.core.languages`, found there; a new language is a new file, nothing else.
@@ -135,6 +136,14 @@ def variant_name(lang: str, options: GameOptions) -> str:
 
 def color_name(lang: str, color: Color) -> str:
     return language(lang).colors[color]
+
+
+def suit_name(lang: str, suit: SuitSpec) -> str:
+    """A suit's name: its printed colour's word, or for the multicolour cards of a
+    variant by name the special suit's Hanab Live name (``Pink``)."""
+    if suit.color is Color.MULTICOLOR and suit.suit is not None and suit.suit.name != "Multicolor":
+        return suit.suit.name
+    return color_name(lang, suit.color)
 
 
 def card_name(lang: str, card: Card) -> str:
@@ -279,7 +288,7 @@ def hint_event_text(lang: str, event: Event, names: tuple[str, ...]) -> str:
     return tr(lang, f"ev_hint_slots_{count}", name=name, receiver=receiver, clue=clue, slots=slots)
 
 
-def token_change_text(lang: str, event: Event) -> str:
+def token_change_text(lang: str, event: Event, per_token: int = 1) -> str:
     """What an action does to the hint tokens, in parentheses (empty if nothing): the
     token won back, or the bonus lost with all 8 there. One wording for the entry's
     preview and for what happened (the ``ev_tokens_gained`` and ``ev_bonus_lost`` texts).
@@ -291,16 +300,19 @@ def token_change_text(lang: str, event: Event) -> str:
     ' (bonus lost: all 8 hint tokens were there)'
     """
     extras = []
-    if event.kind is not EventKind.HINT and event.hints_change > 0:
-        key = "ev_tokens_gained_plural" if event.hints_change > 1 else "ev_tokens_gained"
-        extras.append(tr(lang, key, n=event.hints_change))
+    if event.kind is not EventKind.HINT and event.hints_change > 0:  # in units (0107)
+        gained = event.hints_change
+        key = "ev_tokens_gained_plural" if gained > per_token else "ev_tokens_gained"
+        whole, half = divmod(gained, per_token)
+        extras.append(tr(lang, key, n=f"{whole or ''}½" if half else whole))
     if event.bonus_lost:
         extras.append(tr(lang, "ev_bonus_lost"))
     return " (" + ", ".join(extras) + ")" if extras else ""
 
 
-def describe_event(lang: str, event: Event, names: tuple[str, ...]) -> str:
-    """One line saying what an action did: "Bo played red 3"."""
+def describe_event(lang: str, event: Event, names: tuple[str, ...], per_token: int = 1) -> str:
+    """One line saying what an action did: "Bo played red 3" (``per_token``: the units
+    of a hint token, 2 in Clue Starved, where a discard gives "+½ hint")."""
     name = names[event.player]
     card = card_name(lang, event.card) if event.card is not None else ""
     if event.kind is EventKind.HINT:
@@ -314,13 +326,13 @@ def describe_event(lang: str, event: Event, names: tuple[str, ...]) -> str:
         text = tr(
             lang, "ev_complete" if event.firework_completed else "ev_play", name=name, card=card
         )
-    text += token_change_text(lang, event)
+    text += token_change_text(lang, event, per_token)
     if event.final_round_started:
         text += ". " + tr(lang, "ev_final_round")
     return text
 
 
-def preview_text(lang: str, event: Event) -> str:
+def preview_text(lang: str, event: Event, per_token: int = 1) -> str:
     """What confirming will do: "blue 1: fits: blue firework goes to 1"."""
     card = event.card
     assert card is not None
@@ -336,16 +348,16 @@ def preview_text(lang: str, event: Event) -> str:
         text = tr(lang, key, fuses=event.fuses_after)
     else:
         text = tr(lang, "will_discard")
-    text += token_change_text(lang, event)  # as what happened will say it
+    text += token_change_text(lang, event, per_token)  # as what happened will say it
     if event.end is not None:
         lost = event.end.outcome is Outcome.LOST
         text += " " + tr(lang, "will_lose" if lost else "will_end")
     return f"{card_name(lang, card)} {text}"  # "blue 1 fits: …": one colon, the text's
 
 
-def preview_words(lang: str, event: Event, names: tuple[str, ...]) -> str:
+def preview_words(lang: str, event: Event, names: tuple[str, ...], per_token: int = 1) -> str:
     """What confirming an action will do, as the panel's entry says it: a play's or a
     discard's outcome; a hint, as it will be told."""
     if event.kind is EventKind.HINT:
-        return describe_event(lang, event, names)
-    return preview_text(lang, event)
+        return describe_event(lang, event, names, per_token)
+    return preview_text(lang, event, per_token)

@@ -78,7 +78,9 @@ class PhonesFlow(ControllerState):
         count = len(game.actions)
         if move.position != count:
             if move.position < count:
-                what = i18n.describe_event(self.language, game.events[-1], game.setup.names)
+                what = i18n.describe_event(
+                    self.language, game.events[-1], game.setup.names, game.setup.hint_cost
+                )
                 moved: Info = Info("phone_moved_on", (("what", what),))
             else:
                 moved = Info("phone_moved_back")

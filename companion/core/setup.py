@@ -8,17 +8,26 @@ Start.
 from __future__ import annotations
 
 from companion.core import i18n
-from companion.core.draft import HINT_LEVEL_ROW, MAX_NAME_LENGTH, SETUP_ROWS, step_language
+from companion.core.draft import (
+    HINT_LEVEL_ROW,
+    MAX_NAME_LENGTH,
+    MULTICOLOR_ROWS,
+    SETUP_ROWS,
+    VARIANT_ROW,
+    step_language,
+)
 from companion.core.effects import Beep, Effect, Info, Refused, SaveSettings, StartGame
 from companion.core.hint_level import HintLevel
 from companion.core.state import (
     NEXT_VALUE,
     PREVIOUS_VALUE,
+    VARIANT_PICK,
     ControllerState,
     GamePage,
     Screen,
     game_screen,
 )
+from companion.core.variant_pick import MAX_SEARCH_LENGTH, variant_choices
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.options import OPTION_NAMES, SetupError
@@ -35,6 +44,8 @@ class SetupFlow(ControllerState):
         asked, self._asked_to_abandon = self._asked_to_abandon, False
         if self.editing_name is not None:
             return self._edit_name(event)
+        if self.variant_search is not None:
+            return self._search_variant(event)
         if isinstance(event, Select) and event.target in SETUP_ROWS:
             self.focus = SETUP_ROWS.index(event.target)
             event = Press(Key.OK)
@@ -44,8 +55,11 @@ class SetupFlow(ControllerState):
             return []
         if event in (PREVIOUS_VALUE, NEXT_VALUE):  # Left, Right: the focused row's value
             row = SETUP_ROWS[self.focus]
-            if row not in ("names", "start"):  # typed, or a button: no value to move
-                self.change_setup_row(row, -1 if event == PREVIOUS_VALUE else 1)
+            step = -1 if event == PREVIOUS_VALUE else 1
+            if row == VARIANT_ROW:  # the families, one by one, without a search
+                self._step_variant(step)
+            elif row not in ("names", "start"):  # typed, or a button: no value to move
+                self.change_setup_row(row, step)
             return []
         if not isinstance(event, Press):
             return []
@@ -95,6 +109,12 @@ class SetupFlow(ControllerState):
             # said once, as hand memory is chosen: how to hold the cards
             slots = draft.hint_level is HintLevel.SLOTS
             self.message = Info("hand_memory_how_to_hold") if slots else None
+        elif row == VARIANT_ROW:
+            self.variant_search = ""
+            families, current = variant_choices(""), draft.options.variant
+            self.variant_pick = families.index(current) if current in families else 0
+        elif row in MULTICOLOR_ROWS and draft.options.variant is not None:
+            self.message = Info("variant_with_multicolor")  # the header forbids both
         elif row in OPTION_NAMES:
             choices = draft.options.choices(row)
             index = choices.index(draft.options.value(row)) + step
@@ -120,6 +140,49 @@ class SetupFlow(ControllerState):
             self.editing_name = None
         else:
             self.name_selected = selected  # a key that does nothing here
+        return []
+
+    def _step_variant(self, step: int) -> None:
+        """The next (``step`` -1: the one before) of "No variant" and the families."""
+        choices = variant_choices("")
+        current = self.draft.options.variant
+        index = choices.index(current) + step if current in choices else 0
+        self.draft.choose_variant(choices[index % len(choices)])
+
+    def _search_variant(self, event: InputEvent) -> list[Effect]:
+        """The variant search: letters narrow the list, NEXT and PREVIOUS step through it,
+        OK or a tap on one picks, BACK leaves the variant as it was."""
+        text = self.variant_search or ""
+        choices = variant_choices(text)
+        if isinstance(event, TypeText):
+            typed = "".join(ch for ch in event.text if ch.isprintable())
+            self.variant_search = (text + typed)[:MAX_SEARCH_LENGTH]
+            self.variant_pick = 0
+        elif isinstance(event, Select) and event.target.startswith(VARIANT_PICK):
+            picked = event.target.removeprefix(VARIANT_PICK)
+            return self._pick_variant(picked or None)
+        elif not isinstance(event, Press):
+            pass
+        elif event.key is Key.UNDO:
+            self.variant_search = text[:-1]
+            self.variant_pick = 0
+        elif event.key in (Key.NEXT, Key.PREVIOUS) and choices:
+            step = 1 if event.key is Key.NEXT else -1
+            self.variant_pick = (self.variant_pick + step) % len(choices)
+        elif event.key is Key.OK:
+            if not choices:
+                return [Beep("refused")]  # nothing matches: the footer says so
+            return self._pick_variant(choices[min(self.variant_pick, len(choices) - 1)])
+        elif event.key is Key.BACK:
+            self.variant_search = None
+        return []
+
+    def _pick_variant(self, name: str | None) -> list[Effect]:
+        try:
+            self.draft.choose_variant(name)
+        except SetupError:  # a tap's name is one of the list's: never refused in play
+            return [Beep("refused")]
+        self.variant_search = None
         return []
 
     def _start_game(self) -> list[Effect]:

@@ -79,6 +79,8 @@ GAME_SCREENS = (Screen.GAME, Screen.ENTRY, Screen.UNDO, Screen.END)
 #: value moves back or on; Up and Down (NEXT, PREVIOUS) move between the rows.
 PREVIOUS_VALUE = Select("previous_value")
 NEXT_VALUE = Select("next_value")
+#: A tap on a variant in the set-up's search: this prefix, then its name ("": no variant).
+VARIANT_PICK = "variant:"
 
 MENU_ROWS = ("resume", "new_game", "history", "help", "language", "phones")
 #: The menu's last row on a desktop: a window can be closed from the menu (under
@@ -132,6 +134,10 @@ class ControllerState:
         #: The name being typed is selected, as a text field's is when it is entered: the
         #: first character typed replaces it (BackSpace erases it), then typing adds.
         self.name_selected = False
+        #: The variant search's typed letters while it is open (None: closed), and the
+        #: position of the variant picked in what they leave (companion/core/variant_pick).
+        self.variant_search: str | None = None
+        self.variant_pick = 0
         self.history: History | None = None  # filled by HistoryLoaded after LoadHistory
         self.history_more = False  # older games than those in ``history`` remain unread
         #: The figures per player name, read with the history's first page.
@@ -219,7 +225,7 @@ class ControllerState:
 
     def wants_text(self) -> bool:
         """True while a name is being typed (the keyboard then sends text)."""
-        return self.editing_name is not None
+        return self.editing_name is not None or self.variant_search is not None
 
     @property
     def hand_memory(self) -> bool:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from companion.core import i18n
 from companion.core.story_words import efficiency_text
+from engine.cards import Color
 from engine.game import Game
 
 if TYPE_CHECKING:
@@ -68,7 +69,34 @@ def score_text(lang: str, game: Game) -> str:
         i18n.tr(lang, "pace", pace=game.pace),
     ]
     parts += [efficiency_text(lang, game)] if game.setup.options.hand_memory else []
-    return " · ".join(part.replace(" ", "\u00a0") for part in parts)
+    line = " · ".join(part.replace(" ", "\u00a0") for part in parts)
+    special = special_suit_text(lang, game)
+    return f"{line} · {special}" if special else line
+
+
+def special_suit_text(lang: str, game: Game) -> str:
+    """What the multicolour cards stand for in a variant by name (``Multicolor = Pink``);
+    empty without one (the printed books' multicolor is itself)."""
+    if game.setup.options.variant is None:
+        return ""
+    for suit in game.setup.suits:
+        if suit.color is Color.MULTICOLOR and suit.suit is not None:
+            words = i18n.tr(lang, "special_suit", name=suit.suit.name)
+            return words.replace(" = ", "\u00a0=\u00a0")  # never "Multicolor =" alone
+    return ""
+
+
+def token_count(hints: int, per_token: int = 1) -> str:
+    """The hint tokens left in words: ``7``, or ``7½`` with a half token (Clue Starved
+    counts in half tokens: ``per_token`` 2).
+
+    >>> token_count(15, 2), token_count(1, 2), token_count(6)
+    ('7½', '½', '6')
+    """
+    whole, half = divmod(hints, per_token)
+    if not half:
+        return str(whole)
+    return f"{whole or ''}½"
 
 
 def short_date(stamp: str | None) -> str:

@@ -112,6 +112,8 @@ TEXT_EDITING = {
     "keypad enter": Press(Key.OK),
     "escape": Press(Key.BACK),  # done
     "backspace": Press(Key.UNDO),  # erase a character
+    "down": Press(Key.NEXT),  # the variant search: the next variant left
+    "up": Press(Key.PREVIOUS),
 }
 
 

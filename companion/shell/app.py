@@ -591,10 +591,11 @@ class App:
         """The answer a phone is given, in the table's words."""
         controller = self.controller
         lang, names = controller.language, controller.names
+        per_token = controller.game.setup.hint_cost if controller.game is not None else 1
         if reply.preview is not None:
-            words = i18n.preview_words(lang, reply.preview, names)
+            words = i18n.preview_words(lang, reply.preview, names, per_token)
         else:
-            words = message_words(lang, reply.message, names)
+            words = message_words(lang, reply.message, names, per_token)
         return Answer(reply.ok, http_status(reply.outcome), words, reply.actions)
 
     def receipt(self, reply: PhoneReply) -> tuple[PhoneReceipt | None, Answer]:
@@ -668,7 +669,8 @@ class App:
         """Light the token LEDs (if any) for the game on screen."""
         game = self.controller.game
         if self.on_tokens is not None and game is not None:
-            self.on_tokens(game.position.hints, game.position.fuses)
+            # whole tokens: Clue Starved counts in halves, a half token lights no LED
+            self.on_tokens(game.position.hints // game.setup.hint_cost, game.position.fuses)
 
     def resume_game(self, game_id: int) -> None:
         """Take an unfinished game up again; the one in play (if another) is kept as

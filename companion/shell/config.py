@@ -107,7 +107,16 @@ def _option_lines() -> str:
         lines.append(
             f'{name} = "{value}"' if isinstance(value, str) else f"{name} = {str(value).lower()}"
         )
+    lines += _VARIANT_LINES
     return "\n".join(lines) + "\n"
+
+
+#: The ``variant`` key, commented out (its default: none, the printed books' rules).
+_VARIANT_LINES = (
+    "# A Hanab Live variant by its exact name (hanabi-companion variants WORD lists them);",
+    "# it brings its own suits, so multicolor and wild_multicolor stay off with it.",
+    '# variant = "Pink (6 Suits)"',
+)
 
 
 _HINTS_LINES = """\

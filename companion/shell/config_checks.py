@@ -15,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from msgspec.structs import replace
+
 from companion.core.hint_level import DEFAULT_HINT_LEVEL, HintLevel
 from companion.core.i18n import LANGUAGES
 from companion.shell.config_values import (
@@ -28,6 +30,7 @@ from companion.shell.config_values import (
     WebConfig,
     panel_size_problem,
 )
+from engine.errors import SetupError
 from engine.options import OPTION_NAMES, GameOptions
 from hardware.wiring import (
     FUSE_TOKENS,
@@ -198,11 +201,26 @@ class Checker:
                     ' (hand memory is hints = "slots")',
                 )
         values["hand_memory"] = hints is HintLevel.SLOTS
+        options = GameOptions.from_dict(values)
+        variant = self.get(table, s, "variant", None, _check_text("a Hanab Live variant's name"))
+        if variant is not None:
+            options = self._with_variant(options, variant)
         return GameConfig(
             players=self.get(table, s, "players", 3, _int_in(2, 5, "a player count")),
-            options=GameOptions.from_dict(values),
+            options=options,
             hints=hints,
         )
+
+    def _with_variant(self, options: GameOptions, name: str) -> GameOptions:
+        """The options with Hanab Live's variant of that name; a problem naming the line when
+        it is not one a printed deck can carry, or when the multicolor options are set too."""
+        chosen = replace(options, variant=name)
+        try:
+            chosen.check()
+        except SetupError as error:
+            self.problem("game", "variant", str(error))
+            return options
+        return chosen
 
     def gpio(self, table: dict[str, Any]) -> GpioConfig:
         s = "gpio"
@@ -311,7 +329,7 @@ class Checker:
 
 _SCREEN_KEYS = ("display", "size", "fullscreen", "language")
 _WEB_KEYS = ("enabled", "port", "bind")
-_GAME_KEYS = ("players", "hints", *OPTION_NAMES)
+_GAME_KEYS = ("players", "hints", *OPTION_NAMES, "variant")
 _GPIO_KEYS = (
     "pin_factory",
     "hint",

@@ -91,7 +91,10 @@ class HistorySource:
             "variant": i18n.variant_name(lang, stored.setup.options),
             "score": game.score,
             "max": stored.setup.max_score,
-            "actions": [i18n.describe_event(lang, event, names) for event in game.events],
+            "actions": [
+                i18n.describe_event(lang, event, names, game.setup.hint_cost)
+                for event in game.events
+            ],
         }
 
     def log(self, game_id: int) -> str | None:

@@ -138,6 +138,10 @@ class Snapshot(Struct, frozen=True):
     turn: str = ""
     final_round: str = ""
     hints: int = 0
+    #: The hint tokens in words: ``7``, ``7½`` (Clue Starved counts half tokens).
+    tokens: str = ""
+    #: The variant in words: ``Base game``, ``Pink (6 Suits), empty clues``.
+    variant: str = ""
     fuses: int = 0
     max_fuses: int = 3
     deck: int = 0
@@ -201,7 +205,7 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         findings += (i18n.tr(lang, "web_findings_ok"),)
     if game is None:
         return Snapshot(language=lang, labels=labels(lang), findings=findings)
-    from companion.core.words import final_round_text, score_text, turn_text
+    from companion.core.words import final_round_text, score_text, token_count, turn_text
 
     names = game.setup.names
     over = game.is_over
@@ -212,7 +216,7 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
     suits = tuple(
         SuitView(
             suit.color.letter,
-            i18n.color_name(lang, suit.color),
+            i18n.suit_name(lang, suit),
             game.position.fireworks[suit.color],
             suit.color in dead,
         )
@@ -225,7 +229,8 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         for seat, name in enumerate(names)
     )
     recent = tuple(
-        _described(lang, event, names) for event in reversed(game.events[-RECENT_ACTIONS:])
+        _described(lang, event, names, game.setup.hint_cost)
+        for event in reversed(game.events[-RECENT_ACTIONS:])
     )
     return Snapshot(
         language=lang,
@@ -236,6 +241,8 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         turn="" if over else turn_text(lang, game),
         final_round="" if over else final_round_text(lang, game),
         hints=game.position.hints,
+        tokens=token_count(game.position.hints, game.setup.hint_cost),
+        variant=i18n.variant_name(lang, game.setup.options),
         fuses=game.position.fuses,
         deck=game.position.deck,
         score_line=_score_line(lang, game, score_text),
@@ -312,10 +319,12 @@ def _last_action(controller: Controller) -> str:
     assert game is not None
     message = controller.message
     if isinstance(message, Happened | Undone):
-        return message_words(controller.language, message, controller.names)
+        return message_words(controller.language, message, controller.names, game.setup.hint_cost)
     if not game.events:
         return ""
-    return i18n.describe_event(controller.language, game.events[-1], controller.names)
+    return i18n.describe_event(
+        controller.language, game.events[-1], controller.names, game.setup.hint_cost
+    )
 
 
 def _score_line(lang: str, game: Game, score_text: Callable[[str, Game], str]) -> str:
@@ -365,9 +374,9 @@ def _discards(game: Game) -> tuple[tuple[str, tuple[DiscardView, ...]], ...]:
 
 
 @lru_cache(maxsize=256)
-def _described(lang: str, event: Event, names: tuple[str, ...]) -> str:
+def _described(lang: str, event: Event, names: tuple[str, ...], per_token: int) -> str:
     """An action in words (the same few events are said again after every action)."""
-    return i18n.describe_event(lang, event, names)
+    return i18n.describe_event(lang, event, names, per_token)
 
 
 def _hand(game: Game, seat: int) -> tuple[SlotView, ...]:

@@ -415,6 +415,7 @@ def variant_refusals() -> list[IllegalAction]:
         refused(game("Color Mute (5 Suits)"), Hint(to=1, color=R)),  # no_color_hints
         refused(game("Number Mute (5 Suits)"), Hint(to=1, rank=1)),  # no_rank_hints
         refused(game("Pink-Ones (5 Suits)"), Hint(to=1, rank=1)),  # rank_hint_not_allowed
+        refused(game("Rainbow (6 Suits)"), Hint(to=1, color=M)),  # hint_color_touches_all
     ]
     alternating.apply(Hint(to=1, color=R))
     errors.append(refused(alternating, Hint(to=2, color=B)))  # hint_must_name_rank

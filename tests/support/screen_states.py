@@ -42,6 +42,7 @@ from hardware.events import (
     Key,
     Press,
     Select,
+    TypeText,
 )
 
 LONG_NAMES = ("Bernadette", "Christopher", "Dominique", "Emmanuelle", "Maximiliane")
@@ -603,6 +604,68 @@ def phones_page_off(lang: str) -> Controller:
     return controller
 
 
+# -- variants by Hanab Live's name (issue 35) --------------------------------------
+
+#: A special suit with a long name in six suits, and Clue Starved's half tokens.
+LONG_VARIANT = "Light-Pink-Ones & Muddy Rainbow (6 Suits)"
+CLUE_STARVED = "Clue Starved & Pink (6 Suits)"
+
+
+def setup_variant_search(lang: str) -> Controller:
+    """The set-up's variant search with "pink" typed: many left, the third picked."""
+    controller = Controller(_draft(lang))
+    controller.handle(Select("variant"))
+    controller.handle(TypeText("pink"))
+    controller.handle(Press(Key.NEXT))
+    controller.handle(Press(Key.NEXT))
+    return controller
+
+
+def setup_variant_families(lang: str) -> Controller:
+    """The variant search opened, nothing typed: "No variant" and the families."""
+    controller = Controller(_draft(lang))
+    controller.handle(Select("variant"))
+    return controller
+
+
+def setup_variant_no_match(lang: str) -> Controller:
+    """The variant search with letters no variant's name holds."""
+    controller = setup_variant_families(lang)
+    controller.handle(TypeText("xyzzy"))
+    return controller
+
+
+def setup_variant_chosen(lang: str) -> Controller:
+    """The set-up with a long variant's name chosen, and multicolor refused in words."""
+    draft = _draft(lang)
+    draft.choose_variant(LONG_VARIANT)
+    controller = Controller(draft)
+    controller.handle(Select("multicolor"))
+    assert isinstance(controller.message, Info)
+    return controller
+
+
+def variant_game_five(lang: str) -> Controller:
+    """A game in a special suit with a long name, five players, well under way."""
+    options = GameOptions(variant=LONG_VARIANT)
+    game = _played(_five_players(options), lambda g: len(g.actions) >= 24)
+    return _with_last_action(Controller(_draft(lang), game, hint_level=HintLevel.CONTENT))
+
+
+def clue_starved_half_token(lang: str) -> Controller:
+    """Clue Starved: a hint costs a token, a discard gives half back: 7 and a half."""
+    options = GameOptions(variant=CLUE_STARVED)
+    game = _played(_five_players(options), lambda g: g.position.hints % 2 == 1)
+    return _with_last_action(Controller(_draft(lang), game))
+
+
+def variant_clue_colours(lang: str) -> Controller:
+    """A hint's colour clues in a variant whose special suit a hint cannot name."""
+    controller = variant_game_five(lang)
+    controller.handle(Press(Key.HINT))
+    return controller
+
+
 #: Every state, by name.
 STATES: dict[str, Callable[[str], Controller]] = {
     "final_round_five": final_round_five,
@@ -657,6 +720,13 @@ STATES: dict[str, Callable[[str], Controller]] = {
     "phones_page_paired": phones_page_paired,
     "phones_page_list": phones_page_list,
     "phones_page_removing": phones_page_removing,
+    "setup_variant_search": setup_variant_search,
+    "setup_variant_families": setup_variant_families,
+    "setup_variant_no_match": setup_variant_no_match,
+    "setup_variant_chosen": setup_variant_chosen,
+    "variant_game_five": variant_game_five,
+    "clue_starved_half_token": clue_starved_half_token,
+    "variant_clue_colours": variant_clue_colours,
 }
 
 __all__ = ["STATES"]

@@ -230,6 +230,13 @@ LANGUAGE = Language(
         "button_undo": "Zurück",
         "button_announce": "Ansagen",
         "no": "nein",
+        "variant": "Variante",
+        "special_suit": "Bunt = {name}",
+        "variant_none": "Keine Variante",
+        "variant_search": "Suche: {text}_ · {n} von {count} (Enter: wählen)",
+        "variant_search_empty": "Ein paar Buchstaben tippen, oder Weiter: die Familien (Enter: wählen)",
+        "variant_no_match": "Keine mit gedruckten Karten spielbare Variante hat „{text}“ im Namen",
+        "variant_with_multicolor": "Die Variante bringt ihre eigenen Farben: die bunten Karten bleiben aus",
         "edit_name": "Name von Spieler {n} (Enter: weiter)",
         "player_n": "Spieler {n}",
         # menu, history, help
@@ -343,6 +350,7 @@ LANGUAGE = Language(
             "Mit {color} als Joker nennt kein Hinweis {color}: "
             "Jeder Farbhinweis zeigt auch diese Karten"
         ),
+        "hint_color_touches_all": "In dieser Variante kann ein Hinweis nicht {color} nennen: Jeder Farbhinweis zeigt auch diese Karten",
         "hint_color_not_named": (
             "In dieser Variante nennt kein Hinweis {color}: Diese Karten haben keine eigene Farbe"
         ),

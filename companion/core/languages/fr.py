@@ -215,6 +215,13 @@ LANGUAGE = Language(
         "button_undo": "Annuler",
         "button_announce": "Annonce",
         "no": "non",
+        "variant": "Variante",
+        "special_suit": "Multicolore = {name}",
+        "variant_none": "Aucune variante",
+        "variant_search": "Recherche\xa0: {text}_ · {n} sur {count} (Entrée\xa0: choisir)",
+        "variant_search_empty": "Tapez quelques lettres, ou Suivant\xa0: les familles (Entrée\xa0: choisir)",
+        "variant_no_match": "Aucune variante jouable avec un jeu imprimé n’a «\xa0{text}\xa0» dans son nom",
+        "variant_with_multicolor": "La variante apporte ses propres couleurs\xa0: la multicolore reste désactivée",
         "edit_name": "Nom du joueur {n} (Entrée\u00a0: suivant)",
         "player_n": "Joueur {n}",
         "menu": "Menu",
@@ -332,6 +339,7 @@ LANGUAGE = Language(
         "hint_names_both": "Un indice nomme une couleur ou une valeur, jamais les deux",
         "no_such_rank": "Un indice nomme une valeur de 1 à 5, pas {rank}",
         "hint_color_not_allowed": "Avec le {color} joker, un indice ne peut pas nommer le {color}",
+        "hint_color_touches_all": "Dans cette variante, un indice ne peut pas nommer le {color}\u00a0: chaque indice de couleur touche ces cartes",
         "hint_color_not_named": (
             "Aucun indice ne nomme le {color} dans cette variante\u00a0: ces cartes n'ont pas "
             "de couleur à elles"

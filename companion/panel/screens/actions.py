@@ -40,7 +40,7 @@ def draw_list(kit: Kit, surface: pygame.Surface, game: Game, rect: pygame.Rect, 
     text_w = rect.width - number_w
     shown = 0
     for event in reversed(events[: len(events) - back]):
-        text = i18n.describe_event(lang, event, game.setup.names)
+        text = i18n.describe_event(lang, event, game.setup.names, game.setup.hint_cost)
         height = kit.height_of(text, kit.floor, text_w)
         if top + height > rect.bottom:
             break

@@ -138,7 +138,8 @@ def _info_lines(lang: str, controller: Controller) -> list[tuple[str, tuple[int,
     if isinstance(preview, IllegalAction):
         lines.append((i18n.refusal_text(lang, preview, game.setup.names), WARN))
     elif isinstance(preview, Event) and entry.kind is not EntryKind.HINT:
-        lines.append((i18n.preview_text(lang, preview), preview_color(preview)))
+        said = i18n.preview_text(lang, preview, game.setup.hint_cost)
+        lines.append((said, preview_color(preview)))
     if game.setup.options.timed_display and entry.kind is EntryKind.PLAY:
         announced = (
             i18n.tr(lang, "entry_announce", color=i18n.color_name(lang, entry.announce))

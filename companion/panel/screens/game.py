@@ -36,7 +36,8 @@ from hardware.events import InputEvent, Key, Press
 def message_text(controller: Controller) -> tuple[str, RGB]:
     """The status line: what just happened, a refusal, an undo, a notice."""
     message = controller.message
-    words = message_words(controller.language, message, controller.names)
+    per_token = controller.game.setup.hint_cost if controller.game is not None else 1
+    words = message_words(controller.language, message, controller.names, per_token)
     if isinstance(message, Refused | Info):
         return words, WARN
     if isinstance(message, Undone):
@@ -216,7 +217,7 @@ def _draw(
         hand_box = pygame.Rect(side.left, top, side.width, side_hand_h - pad)
         _draw_hand(kit, surface, layout.place("hand", hand_box), game, lang)
     layout.place("tokens", tokens_box)
-    kit.tokens(surface, tokens_box, game.position.hints)
+    kit.tokens(surface, tokens_box, game.position.hints, game.setup.hint_cost)
     if wide:
         layout.place("side", side)
         pygame.draw.rect(surface, PANEL, side, border_radius=8)

@@ -24,6 +24,7 @@ from pathlib import Path
 import pygame
 from msgspec import Struct
 
+from companion.core.words import token_count
 from engine.cards import Color
 from engine.errors import CompanionError
 from engine.setup import MAX_FUSES, MAX_HINTS
@@ -570,11 +571,16 @@ class Kit:
         """A flat card: the symbol and the rank side by side, one line at the floor."""
         return self.line_height(self.floor) + 6
 
-    def tokens(self, surface: pygame.Surface, rect: pygame.Rect, hints: int) -> None:
+    def tokens(
+        self, surface: pygame.Surface, rect: pygame.Rect, hints: int, per_token: int = 1
+    ) -> None:
         """The 8 hint tokens, blue when available, a light ring when spent, and their
-        number, so nobody counts circles across the table."""
-        number = f"{hints}"
-        number_w = self.width_of("8", self.big) + self.pad
+        number, so nobody counts circles across the table. ``hints`` is in the engine's
+        units, ``per_token`` of them a token (2 with Clue Starved: a half token is a
+        token half blue, and the number says "7½")."""
+        whole, half = divmod(hints, per_token)
+        number = token_count(hints, per_token)
+        number_w = self.width_of("8½" if per_token > 1 else "8", self.big) + self.pad
         dots = pygame.Rect(rect.left, rect.top, rect.width - number_w - self.pad, rect.height)
         diameter = min(rect.height, int(dots.width / (MAX_HINTS * 1.08)))
         if diameter < self.line_height(self.floor):
@@ -587,17 +593,22 @@ class Kit:
             pygame.draw.circle(surface, (210, 230, 255), center, max(2, r // 4))
             box = pygame.Rect(rect.left + diameter + self.pad, rect.top, 0, rect.height)
             box.width = rect.right - box.left
-            self.text(surface, f"{hints}/{MAX_HINTS}", box, size=self.big, color=HINT_BLUE)
+            self.text(surface, f"{number}/{MAX_HINTS}", box, size=self.big, color=HINT_BLUE)
             return
         step = min(diameter * 1.3, (dots.width - diameter) / (MAX_HINTS - 1))
         r = diameter // 2
         for i in range(MAX_HINTS):
             center = (int(dots.left + r + i * step), rect.centery)
-            if i < hints:
+            if i < whole:
                 pygame.draw.circle(surface, HINT_BLUE, center, r)
                 pygame.draw.circle(surface, (210, 230, 255), center, max(2, r // 4))
             else:
                 pygame.draw.circle(surface, SPENT, center, r, max(2, r // 5))
+                if i == whole and half:  # half a token: its left half blue
+                    clip = surface.get_clip()
+                    surface.set_clip(pygame.Rect(center[0] - r, center[1] - r, r, 2 * r))
+                    pygame.draw.circle(surface, HINT_BLUE, center, r)
+                    surface.set_clip(clip)
         right = int(dots.left + 2 * r + (MAX_HINTS - 1) * step) + self.pad
         box = pygame.Rect(right, rect.top, number_w, rect.height)
         self.text(surface, number, box, size=self.big, floor=self.big, color=HINT_BLUE)

@@ -17,11 +17,14 @@ from companion.core import i18n
 from companion.core.controller import (
     HINT_LEVEL_ROW,
     SETUP_ROWS,
+    VARIANT_PICK,
+    VARIANT_ROW,
     Controller,
     Info,
     Refused,
     SetupDraft,
 )
+from companion.core.variant_pick import variant_choices
 from companion.panel.screens.game import message_text
 from companion.panel.screens.kit import (
     ACCENT,
@@ -30,6 +33,7 @@ from companion.panel.screens.kit import (
     PANEL,
     PANEL_LIGHT,
     TEXT,
+    WARN,
     Kit,
     Layout,
 )
@@ -58,6 +62,8 @@ def setup_value(draft: SetupDraft, row: str, lang: str) -> str:
         return "»"
     if row == HINT_LEVEL_ROW:
         return i18n.tr(lang, f"{row}_{draft.hint_level.value}")
+    if row == VARIANT_ROW:
+        return draft.options.variant or i18n.tr(lang, "variant_none")
     return i18n.option_value(lang, row, draft.options.value(row))
 
 
@@ -199,8 +205,44 @@ def _more(kit: Kit, lang: str, key: str, labels: Sequence[str], box: pygame.Rect
     return f"{arrow} {i18n.tr(lang, key, rows='…')}"
 
 
+#: The variants the search draws at once around the one picked (the rest: NEXT, PREVIOUS).
+SEARCH_ROWS_DRAWN = 24
+
+
+def draw_variant_search(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
+    """The set-up's variant search: what the letters typed leave, one a row (a tap picks
+    it), the one picked highlighted; the footer shows the letters and how many are left."""
+    lang, text = controller.language, controller.variant_search or ""
+    choices = variant_choices(text)
+    pick = min(controller.variant_pick, max(0, len(choices) - 1))
+    first = max(0, pick - SEARCH_ROWS_DRAWN // 2)
+    rows = [
+        Row(name or i18n.tr(lang, "variant_none"), "", Select(VARIANT_PICK + (name or "")))
+        for name in choices[first : first + SEARCH_ROWS_DRAWN]
+    ]
+    if not text.strip():
+        footer = i18n.tr(lang, "variant_search_empty")
+    elif choices:
+        footer = i18n.tr(lang, "variant_search", text=text, n=pick + 1, count=len(choices))
+    else:
+        footer = i18n.tr(lang, "variant_no_match", text=text)
+    draw_rows(
+        kit,
+        surface,
+        i18n.tr(lang, VARIANT_ROW),
+        rows,
+        pick - first,
+        lang=lang,
+        footer=footer,
+        footer_color=ACCENT if choices else WARN,
+    )
+
+
 def draw_setup(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     draft, lang = controller.draft, controller.language
+    if controller.variant_search is not None:
+        draw_variant_search(kit, surface, controller)
+        return
     rows = []
     for row in SETUP_ROWS:
         value = setup_value(draft, row, lang)

@@ -21,7 +21,8 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller, veil: pygame
     inner_w = box_w - 4 * pad
     title = i18n.tr(lang, "undo_title")
     last = controller.last_event()
-    what = i18n.describe_event(lang, last, controller.names) if last is not None else ""
+    per_token = controller.game.setup.hint_cost if controller.game is not None else 1
+    what = "" if last is None else i18n.describe_event(lang, last, controller.names, per_token)
     buttons = [
         (i18n.tr(lang, "cancel"), Press(Key.BACK)),
         (i18n.tr(lang, "confirm"), Press(Key.OK)),

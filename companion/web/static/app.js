@@ -62,7 +62,7 @@ function drawTable(s) {
   $("hints-label").textContent = L.hints;
   $("fuses-label").textContent = L.fuses;
   $("deck-label").textContent = L.deck;
-  $("hints").textContent = s.hints + "/8";
+  $("hints").textContent = (s.tokens || String(s.hints)) + "/8";
   $("fuses").textContent = s.fuses + "/" + s.max_fuses;
   $("deck").textContent = String(s.deck);
   const fireworks = $("fireworks");
@@ -76,6 +76,7 @@ function drawTable(s) {
     fireworks.appendChild(card);
   }
   $("score").textContent = s.score_line;
+  $("table-variant").textContent = s.variant;
   $("result").hidden = !s.over;
   $("result-sentence").textContent = s.result_sentence;
   drawPlayLog(s);
