@@ -58,9 +58,10 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
 def render_command(args: argparse.Namespace) -> int:
     """Draw the screen the companion shows after a log, into a PNG, without a display."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
-    game = replay_file(args.log)
-    if isinstance(game, int):
-        return game
+    replayed = replay_file(args.log)
+    if isinstance(replayed, int):
+        return replayed
+    game, _reveals = replayed  # shown on the end screen once the controller holds them
     folder = Path(args.out).parent
     if not folder.is_dir():
         print(
