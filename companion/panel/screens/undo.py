@@ -19,9 +19,12 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller, veil: pygame
     kit.pile.clear()
     box_w = int(w * 0.9)
     inner_w = box_w - 4 * pad
-    title = i18n.tr(lang, "undo_title")
     last = controller.last_event()
     what = i18n.describe_event(lang, last, controller.names) if last is not None else ""
+    title = i18n.tr(lang, "undo_title")
+    if controller.game is not None and controller.reveals.shown:  # undo takes it back first
+        title = i18n.tr(lang, "undo_reveal_title")
+        what = i18n.reveal_text(lang, controller.reveals.shown[-1], controller.names)
     buttons = [
         (i18n.tr(lang, "cancel"), Press(Key.BACK)),
         (i18n.tr(lang, "confirm"), Press(Key.OK)),

@@ -61,7 +61,7 @@ def render_command(args: argparse.Namespace) -> int:
     replayed = replay_file(args.log)
     if isinstance(replayed, int):
         return replayed
-    game, _reveals = replayed  # shown on the end screen once the controller holds them
+    game, reveals = replayed
     folder = Path(args.out).parent
     if not folder.is_dir():
         print(
@@ -72,6 +72,8 @@ def render_command(args: argparse.Namespace) -> int:
     pygame.font.init()
     surface = pygame.Surface(args.size)
     controller = Controller(SetupDraft(language=args.lang), game)
+    # the hands shown at the end; some still to show: the reveal screen, as after a restart
+    controller.restore_reveals(tuple(reveals.shown), resume=args.page is None)
     if game.is_over:  # the end's BG Stats page: the link of the log, as if stored now
         from companion.core.bgstats import PlayFacts, bgstats_link
 
