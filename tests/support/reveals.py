@@ -54,3 +54,37 @@ def wrong_card(table: SimulatedTable, seat: int) -> tuple[int, Card]:
                 if color not in known.colors or rank not in known.ranks:
                     return slot, Card(color, rank)
     raise AssertionError("no slot of this hand was ruled out by a hint")
+
+
+# -- a short game the real app finishes: three misplays at two players -------------------
+
+#: Ann misplays R5, Bo Y5, Ann G5 (each from slot 1): the third fuse, the game is over.
+STRUCK_OUT = (("R5", 0), ("Y5", 1), ("G5", 0))
+#: The hands a table could show after it (no hint: any card a copy is left of), slot 1 first;
+#: Ann drew nothing after the last misplay.
+STRUCK_OUT_HANDS = {0: ("W1", "W1", "W1", "W2"), 1: ("B1", "B1", "B1", "B2", "B2")}
+
+
+def struck_out_setup() -> GameSetup:
+    return GameSetup(players=2, names=("Ann", "Bo"), options=GameOptions(hand_memory=True))
+
+
+def struck_out_reveal(seat: int) -> Reveal:
+    return Reveal(seat, tuple(Card.from_code(code) for code in STRUCK_OUT_HANDS[seat]))
+
+
+def store_struck_out(storage: object) -> int:
+    """The short game stored finished, as the app stores it (a Storage)."""
+    from engine.actions import Play
+    from engine.game import Game
+
+    setup = struck_out_setup()
+    game = Game(setup)
+    game_id: int = storage.new_game(setup)  # type: ignore[attr-defined]
+    for code, seat in STRUCK_OUT:
+        action = Play(Card.from_code(code), player=seat, slot=1)
+        game.apply(action)
+        storage.append_action(game_id, action)  # type: ignore[attr-defined]
+    assert game.is_over
+    storage.finish(game_id, game)  # type: ignore[attr-defined]
+    return game_id
