@@ -13,6 +13,7 @@ hand when it is recorded, by the one path of the panel and of a phone,
 
 from __future__ import annotations
 
+from companion.core import i18n
 from companion.core.effects import (
     Beep,
     Effect,
@@ -62,6 +63,18 @@ class RevealFlow(ControllerState):
             return []
         shown = set(self.reveals.seats)
         return [seat for seat in range(game.setup.players) if seat not in shown]
+
+    def reveal_words(self) -> str:
+        """What the end says of the hands shown, on the panel and the phones: none yet
+        (""), whose so far, or that the whole deal is known (then the whole game can be
+        replayed: a later step puts the Hanab Live replay's link beside these words)."""
+        game = self.game
+        if game is None or not self.reveals.shown:
+            return ""
+        if self.reveals.complete:
+            return i18n.tr(self.language, "deal_known")
+        names = ", ".join(game.setup.names[seat] for seat in self.reveals.seats)
+        return i18n.tr(self.language, "reveal_progress", names=names)
 
     def reveal_step(self) -> EntryStep | None:
         """What the reveal screen asks: whose hand, a card's colour or rank, or OK."""

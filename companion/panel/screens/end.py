@@ -44,20 +44,6 @@ def _buttons(controller: Controller) -> list[tuple[str, InputEvent]]:
     ]
 
 
-def reveal_line(controller: Controller) -> str:
-    """What the end says of the hands shown: none yet (""), whose so far, or that the whole
-    deal is known (then the replay of the whole game can be made: a later step puts the
-    Hanab Live replay's link beside this line)."""
-    game = controller.game
-    if game is None or not controller.hand_memory or not controller.reveals.shown:
-        return ""
-    reveals, lang = controller.reveals, controller.language
-    if reveals.complete:
-        return i18n.tr(lang, "deal_known")
-    names = ", ".join(game.setup.names[seat] for seat in reveals.seats)
-    return i18n.tr(lang, "reveal_progress", names=names)
-
-
 def figures(lang: str, game: Game) -> str:
     kinds = [event.kind for event in game.events]
     return " · ".join(
@@ -138,7 +124,7 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     if rating is not None:  # otherwise the reason is already the sentence
         lines.append(("reason", reason_text, ACCENT))
     lines.append(("names", ", ".join(game.setup.names), TEXT))
-    shown = reveal_line(controller)
+    shown = controller.reveal_words()
     if shown:  # the Hanab Live replay's link comes beside it once the deal is known
         lines.append(("revealed", shown, ACCENT if controller.reveals.complete else DIM))
     for name, text, color in lines:
