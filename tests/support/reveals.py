@@ -88,3 +88,90 @@ def store_struck_out(storage: object) -> int:
     assert game.is_over
     storage.finish(game_id, game)  # type: ignore[attr-defined]
     return game_id
+
+
+# -- the reveal's screens in their hard cases (tests/panel/test_reveal_screen.py) ----------
+
+
+def long_table() -> SimulatedTable:
+    """Five players with the longest names allowed, six suits, hand memory, played out."""
+    from engine.options import Multicolor
+    from support.screen_states import LONG_NAMES
+
+    setup = GameSetup(
+        players=5,
+        names=LONG_NAMES,
+        options=GameOptions(hand_memory=True, multicolor=Multicolor.SHORT),
+    )
+    table = SimulatedTable(setup, random.Random(11), skill=0.8)
+    table.play_out()
+    return table
+
+
+def _at_end(lang: str, shown: tuple[int, ...] = ()) -> tuple[SimulatedTable, object]:
+    from companion.core.controller import Controller, SetupDraft
+
+    table = long_table()
+    controller = Controller(SetupDraft(players=5, language=lang), table.game)
+    controller.restore_reveals(tuple(true_reveal(table, seat) for seat in shown))
+    return table, controller
+
+
+def _typed(controller: object, cards: tuple[Card, ...]) -> None:
+    from hardware.events import ChooseColor, ChooseRank
+
+    for card in cards:
+        controller.handle(ChooseColor(card.color))  # type: ignore[attr-defined]
+        controller.handle(ChooseRank(card.rank))  # type: ignore[attr-defined]
+
+
+def reveal_states() -> dict[str, object]:
+    """Each of the reveal's screens, by name: a builder taking a language."""
+    from hardware.events import ChooseSeat, Key, Press
+
+    def end_offer(lang: str) -> object:
+        return _at_end(lang, (0, 3))[1]  # two hands shown: "Hands shown: …", Show hands
+
+    def end_known(lang: str) -> object:
+        return _at_end(lang, (0, 1, 2, 3, 4))[1]
+
+    def seat(lang: str) -> object:
+        controller = _at_end(lang)[1]
+        controller.handle(Press(Key.HINT))  # type: ignore[attr-defined]
+        return controller
+
+    def colour(lang: str) -> object:
+        table, controller = _at_end(lang)
+        controller.handle(Press(Key.HINT))  # type: ignore[attr-defined]
+        controller.handle(ChooseSeat(4))  # type: ignore[attr-defined]
+        _typed(controller, true_hand(table, 4)[:2])
+        return controller
+
+    def refused(lang: str) -> object:
+        table, controller = _at_end(lang)
+        controller.handle(Press(Key.HINT))  # type: ignore[attr-defined]
+        controller.handle(ChooseSeat(1))  # type: ignore[attr-defined]
+        slot, card = wrong_card(table, 1)
+        _typed(controller, (*true_hand(table, 1)[: slot - 1], card))
+        return controller
+
+    def confirm(lang: str) -> object:
+        table, controller = _at_end(lang, (0, 1, 2, 3))
+        controller.handle(Press(Key.HINT))  # type: ignore[attr-defined]
+        _typed(controller, true_hand(table, 4))  # the last hand: no "whose?"
+        return controller
+
+    def undo(lang: str) -> object:
+        controller = _at_end(lang, (2,))[1]
+        controller.handle(Press(Key.UNDO))  # type: ignore[attr-defined]
+        return controller
+
+    return {
+        "reveal_end_offer": end_offer,
+        "reveal_end_known": end_known,
+        "reveal_seat": seat,
+        "reveal_colour": colour,
+        "reveal_refused": refused,
+        "reveal_confirm": confirm,
+        "reveal_undo": undo,
+    }

@@ -127,6 +127,10 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     shown = controller.reveal_words()
     if shown:  # the Hanab Live replay's link comes beside it once the deal is known
         lines.append(("revealed", shown, ACCENT if controller.reveals.complete else DIM))
+        # where the fireworks would have no room left, the names go (the pages name them)
+        below = sum(kit.height_of(text, kit.floor, inner_w) + pad for _, text, _ in lines)
+        if y + below + kit.flat_card_height() + pad > bar.top:
+            lines = [line for line in lines if line[0] != "names"]
     for name, text, color in lines:
         box_h = kit.height_of(text, kit.floor, inner_w)
         box = layout.place(name, pygame.Rect(pad, y, inner_w, box_h))

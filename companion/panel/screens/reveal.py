@@ -75,6 +75,10 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
 
     choices = controller.reveal_choices()
     top = title_box.bottom + pad
+    lines = _lines(controller)
+    # what was refused (else what is asked) is never cut: on a panel too small for it and
+    # the hand, the hand goes (the refusal names the slot)
+    must = kit.height_of(lines[-1][0], kit.floor, inner_w) + kit.gap
     # the tiles' faces a line at the large size where the panel has the room (the words
     # and the hand keep theirs), else at the floor's
     face_h = kit.line_height(kit.big) + 12
@@ -84,26 +88,31 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
         face_h = _face_height(kit)
         across, tile_w, tiles_h = _grid(kit, inner_w, choices, controller, face_h)
     tiles_top = bar.top - pad - tiles_h
-    if entry.seat is not None:  # the hand, as entered so far: as large as the room allows
-        size = game.position.hands[entry.seat]
-        spare = tiles_top - pad - top - 3 * (floor_line + kit.gap)
+    size = 0 if entry.seat is None else game.position.hands[entry.seat]
+    if entry.seat is not None and tiles_top - top - hand.flat_tile_height(kit) - 2 * pad >= must:
+        # the hand, as entered so far: as large as the room allows
+        spare = tiles_top - 2 * pad - top - max(3 * (floor_line + kit.gap), must)
         row_h = max(hand.tile_height(kit), min(spare, int(kit.unit * 0.22)))
         if spare < hand.tile_height(kit) or hand.row_width(kit, size) > inner_w:
             row_h = hand.flat_tile_height(kit)
         row = layout.place("hand", pygame.Rect(pad, top, inner_w, row_h))
         _hand(kit, surface, controller, row)
         top = row.bottom + pad
-    _words(kit, surface, controller, layout, pygame.Rect(pad, top, inner_w, tiles_top - pad - top))
+    area = pygame.Rect(pad, top, inner_w, tiles_top - pad - top)
+    _words(kit, surface, lines, layout, area)
     _tiles(kit, surface, controller, layout, choices, (across, tile_w, tiles_top, face_h))
     kit.button_bar(surface, bar, buttons)
 
 
 def _words(
-    kit: Kit, surface: pygame.Surface, controller: Controller, layout: Layout, area: pygame.Rect
+    kit: Kit,
+    surface: pygame.Surface,
+    lines: list[tuple[str, tuple[int, int, int]]],
+    layout: Layout,
+    area: pygame.Rect,
 ) -> None:
     """What is asked and what was refused, in ``area``: where they do not all fit, what is
     asked goes first, what was refused stays."""
-    lines = _lines(controller)
 
     def height() -> int:
         return sum(kit.height_of(text, kit.floor, area.width) + kit.gap for text, _ in lines)
