@@ -84,3 +84,29 @@ def test_replay_without_reveals_has_no_revealed_key(
     path.write_text(revealed_log(table, []), encoding="utf-8")
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and "revealed" not in json.loads(out)
+
+
+def test_render_draws_a_log_with_hands_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A log with some hands shown is drawn as the companion would come back to it (the
+    reveal screen, at the next hand); every hand shown, the end says the deal is known."""
+    import os
+
+    import pygame
+
+    table = finished_table(3, seed=2)
+    partial, whole = tmp_path / "partial.jsonl", tmp_path / "whole.jsonl"
+    partial.write_text(revealed_log(table, [0]), encoding="utf-8")
+    whole.write_text(revealed_log(table), encoding="utf-8")
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    for log, page in ((partial, ()), (partial, ("--page", "end")), (whole, ())):
+        out = tmp_path / f"{log.stem}-{len(page)}.png"
+        code, _, err = run(
+            capsys, "render", str(log), *page, "--size", "320x240", "--out", str(out)
+        )
+        assert code == 0, err
+        assert pygame.image.load(str(out)).get_size() == (320, 240)
+    at_next_hand, at_end = (tmp_path / f"partial-{n}.png" for n in (0, 2))
+    shots = [pygame.image.tobytes(pygame.image.load(str(p)), "RGB") for p in (at_next_hand, at_end)]
+    assert shots[0] != shots[1]  # the reveal screen, not the end screen
