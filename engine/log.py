@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import msgspec
@@ -40,6 +40,7 @@ from engine.errors import CompanionError, IllegalAction
 from engine.game import Game
 from engine.memory import SlotKnowledge
 from engine.options import OPTION_NAMES, GameOptions
+from engine.reveal import Reveal, Reveals, parse_reveal
 from engine.setup import GameSetup, SetupError
 
 FORMAT = "hanabi-log/1"
@@ -74,12 +75,15 @@ class LogRuleError(CompanionError, ValueError):
 
 @dataclass
 class GameLog:
-    """A parsed log: the set-up, the actions, and the line of each action."""
+    """A parsed log: the set-up, the actions, and the line of each action; the hands
+    shown at the end (``reveal`` lines, after the last action) and their lines."""
 
     setup: GameSetup
     actions: list[Action]
     lines: list[int]
     header_line: int = 1
+    reveals: list[Reveal] = field(default_factory=list)
+    reveal_lines: list[int] = field(default_factory=list)
 
 
 def parse_log(text: str) -> GameLog:
@@ -97,21 +101,30 @@ def parse_log(text: str) -> GameLog:
         raise LogFormatError(1, "the log is empty: it needs a header line")
     header_line = number
     hand_memory = setup.options.hand_memory
-    actions: list[Action] = []
-    lines: list[int] = []
-    action: Action | None
+    log = GameLog(setup, [], [], header_line)
+    actions, lines = log.actions, log.lines
+    action: Action | Reveal | None
     for number, raw in numbered:
         if not raw:
             continue
         try:
             action = _ACTION_LINE.decode(raw).to_action(hand_memory)
-        except _NOT_TAKEN:  # a comment, spaces around the line, or a refusal to word
+        except _NOT_TAKEN:  # a comment, spaces around the line, a reveal, or a refusal to word
             action = _parse_action_line(raw, number, hand_memory)
             if action is None:
                 continue  # a blank line or a comment
+            if isinstance(action, Reveal):
+                log.reveals.append(action)
+                log.reveal_lines.append(number)
+                continue
+        if log.reveals:
+            raise LogFormatError(number, _ACTION_AFTER_REVEAL)
         actions.append(action)
         lines.append(number)
-    return GameLog(setup, actions, lines, header_line)
+    return log
+
+
+_ACTION_AFTER_REVEAL = "an action after a reveal: the hands are shown after the last action"
 
 
 _NO_VALUE: Any = object()  # what _json_of_line reads from a blank line or a comment
@@ -129,9 +142,10 @@ def _json_of_line(raw: str, number: int) -> Any:
         raise LogFormatError(number, f"not valid JSON ({error})") from None
 
 
-def _parse_action_line(raw: str, number: int, hand_memory: bool) -> Action | None:
-    """The action of a line after the header, None for a blank line or a comment; a
-    :class:`LogFormatError` in words for a line the schemas refuse."""
+def _parse_action_line(raw: str, number: int, hand_memory: bool) -> Action | Reveal | None:
+    """The action (or the hand shown at the end) of a line after the header, None for a
+    blank line or a comment; a :class:`LogFormatError` in words for a line the schemas
+    refuse."""
     line = raw.strip()
     if not line or line[0] == "#":
         return None
@@ -139,7 +153,13 @@ def _parse_action_line(raw: str, number: int, hand_memory: bool) -> Action | Non
         return _ACTION_LINE.decode(line).to_action(hand_memory)
     except (msgspec.DecodeError, UnicodeEncodeError, RecursionError) as error:
         obj = _json_of_line(line, number)  # not JSON: refused there
-        reason = _refusal(error, obj, _key_twice(line) if type(obj) is dict else None)
+        twice = _key_twice(line) if type(obj) is dict else None
+        if type(obj) is dict and obj.get("action") == "reveal" and twice is None:
+            try:
+                return parse_reveal(obj)
+            except ValueError as wrong:  # a card's code too
+                raise LogFormatError(number, str(wrong)) from None
+        reason = _refusal(error, obj, twice)
     except ValueError as error:  # to_action's words, or a card's or a colour's
         reason = str(error)
     raise LogFormatError(number, reason)
@@ -157,13 +177,26 @@ def _key_twice(line: str) -> str | None:
 
 def replay_log(text: str) -> Game:
     """Parse a log and apply it; :class:`LogFormatError` or :class:`LogRuleError` if it fails."""
+    return replay_revealed(text)[0]
+
+
+def replay_revealed(text: str) -> tuple[Game, Reveals]:
+    """Parse a log and apply it, its actions then the hands shown at the end (each checked
+    as a play is: :mod:`engine.reveal`); :class:`LogFormatError` or :class:`LogRuleError`
+    if it fails."""
     log = parse_log(text)
     game = Game(log.setup)
     try:
         game.fold_all(log.actions)  # no event built: replay reads none (Game.events works them out)
     except IllegalAction as error:
         raise LogRuleError(log.lines[len(game.actions)], error) from None
-    return game
+    reveals = Reveals(game)
+    for reveal, line in zip(log.reveals, log.reveal_lines, strict=True):
+        try:
+            reveals.add(reveal)
+        except IllegalAction as error:
+            raise LogRuleError(line, error) from None
+    return game, reveals
 
 
 def _parse_header(obj: dict[str, Any], line: int) -> GameSetup:
@@ -333,6 +366,7 @@ _ACTION_KEYS = {
     "hint": frozenset({"action", "to", "color", "rank", "player", "at", "slots"}),
     "play": frozenset({"action", "card", "announce", "player", "at", "slot"}),
     "discard": frozenset({"action", "card", "player", "at", "slot"}),
+    "reveal": frozenset({"action", "player", "cards"}),  # read by engine.reveal.parse_reveal
 }
 _FIELD_WORDS = {
     "player": "player must be a seat number",
@@ -352,7 +386,7 @@ def _refusal(error: Exception, obj: Any, twice: str | None = None) -> str:
         return "each line must be a JSON object"
     kind = obj.get("action")
     if type(kind) is not str or kind not in _ACTION_KEYS:
-        return f'"action" must be "hint", "play" or "discard", not {kind!r}'
+        return f'"action" must be "hint", "play", "discard" or "reveal", not {kind!r}'
     if twice is not None:  # the schemas read one of its values, a JSON object the last
         return f"{json.dumps(twice, ensure_ascii=False)} is written twice"
     found = _FIELD_AT.search(str(error))
@@ -425,8 +459,9 @@ def format_log(setup: GameSetup, actions: list[Action]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def summary(game: Game) -> dict[str, Any]:
-    """The object ``replay`` prints (GAME-LOG.md, "Replaying")."""
+def summary(game: Game, reveals: Reveals | None = None) -> dict[str, Any]:
+    """The object ``replay`` prints (GAME-LOG.md, "Replaying"); with ``reveals`` shown,
+    ``revealed``: their seats, in the order they were shown."""
     position = game.position
     outcome, reason, rating = game.outcome, game.end_reason, game.rating
     out: dict[str, Any] = {
@@ -450,6 +485,8 @@ def summary(game: Game) -> dict[str, Any]:
             [slot_to_dict(slot) for slot in game.hand_memory(seat)]
             for seat in range(game.setup.players)
         ]
+    if reveals is not None and reveals.shown:
+        out["revealed"] = reveals.seats
     return out
 
 

@@ -85,8 +85,10 @@ class Reveals:
         """Every seat has shown its hand: the whole deal is known."""
         return len(self.shown) == self.game.setup.players
 
-    def check(self, reveal: Reveal) -> None:
-        """Raise the refusal ``reveal`` gets, if any; change nothing."""
+    def check(self, reveal: Reveal, *, whole: bool = True) -> None:
+        """Raise the refusal ``reveal`` gets, if any; change nothing. ``whole=False``: the
+        cards of a hand being entered, slot 1 first, each checked as in the whole hand (an
+        entry refuses a card as it comes); only a card too many is refused for the count."""
         game, setup = self.game, self.game.setup
         if not setup.options.hand_memory:
             raise RevealNeedsHandMemory()
@@ -98,7 +100,7 @@ class Reveals:
         if seat in self.seats:
             raise RevealedTwice(names=setup.names, seat=seat)
         size = game.position.hands[seat]
-        if len(reveal.cards) != size:
+        if len(reveal.cards) > size or (whole and len(reveal.cards) != size):
             raise RevealWrongCount(names=setup.names, seat=seat, size=size)
         slots = game.hand_memory(seat)
         unseen = Counter(
@@ -109,7 +111,7 @@ class Reveals:
         )
         for shown in self.shown:
             unseen.subtract(card.ordinal for card in shown.cards)
-        for number, (card, slot) in enumerate(zip(reveal.cards, slots, strict=True), start=1):
+        for number, (card, slot) in enumerate(zip(reveal.cards, slots, strict=False), start=1):
             copies = setup.copies[card.ordinal]
             if copies == 0:
                 raise errors.SuitNotInGame(card=card)

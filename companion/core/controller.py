@@ -56,10 +56,12 @@ from companion.core.effects import (
     PhoneReply,
     Quit,
     RecordAction,
+    RecordReveal,
     RecordUndo,
     Refused,
     ResumeGame,
     SaveSettings,
+    Shown,
     StartGame,
     Undone,
     UnpairPhone,
@@ -105,6 +107,7 @@ from companion.core.results import (
     PlayLinked,
     QuitAllowed,
     Result,
+    RevealsLoaded,
     StartupNotice,
 )
 from companion.core.setup import SetupFlow
@@ -122,6 +125,7 @@ from companion.core.state import (
 from companion.vocabulary.phone import PhoneEvent, PhoneMove, PhonePair
 from engine.game import Game
 from engine.memory import Clue
+from engine.reveal import Reveal
 from hardware.events import DeviceStatus, InputEvent, Key, Press, Tap
 
 
@@ -149,6 +153,7 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             Screen.HISTORY: self._on_history,
             Screen.HELP: self._on_help,
             Screen.PHONES: self._on_phones,
+            Screen.REVEAL: self._on_reveal,
         }
 
     def handle(self, event: InputEvent | PhoneEvent | Result) -> list[Effect]:
@@ -167,7 +172,10 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             self._apply_phones(event)
             return []
         if isinstance(event, NotStored):
-            self.take_back(event.game, event.message, event.hint_level)
+            self.take_back(event.game, event.message, event.hint_level, event.reveals)
+            return []
+        if isinstance(event, RevealsLoaded):
+            self.restore_reveals(event.reveals, resume=True)
             return []
         if isinstance(event, StartupNotice):
             self.startup_notice = event.text
@@ -219,12 +227,21 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             return []
         return self._handlers[self.screen](event)
 
+    def key_step(self) -> EntryStep | None:
+        """What the screen asks, for the keys: the entry's step, or the reveal's."""
+        return self.reveal_step() if self.screen is Screen.REVEAL else self.entry_step()
+
     def take_back(
-        self, game: Game | None, message: Message, hint_level: HintLevel | None = None
+        self,
+        game: Game | None,
+        message: Message,
+        hint_level: HintLevel | None = None,
+        reveals: tuple[Reveal, ...] = (),
     ) -> None:
         """Show ``game`` as it is stored, after an effect could not be stored (a full
         card): whatever was shown unsaved is dropped, any entry is closed. ``hint_level``:
-        the stored game's (None: the one in play stays)."""
+        the stored game's (None: the one in play stays); ``reveals``, the hands shown at
+        its end as stored."""
         if hint_level is not None:
             self.hint_content = hint_level is HintLevel.CONTENT
         unchanged = (
@@ -235,9 +252,13 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
         )
         self.game = game
         self.message = message
-        if unchanged:
-            return  # e.g. a remembered setting: the game on screen is the stored one
+        self.restore_reveals(reveals)
+        if unchanged:  # e.g. a remembered setting: the game on screen is the stored one
+            if self.reveal_entry is not None:
+                self._next_hand()  # a hand shown but not stored is asked again
+            return
         self.entry = None
+        self.reveal_entry = None
         self.preview = None
         self.screen = game_screen(game)
 
@@ -303,13 +324,16 @@ __all__ = [
     "Quit",
     "QuitAllowed",
     "RecordAction",
+    "RecordReveal",
     "RecordUndo",
     "Refused",
     "Result",
     "ResumeGame",
+    "RevealsLoaded",
     "SaveSettings",
     "Screen",
     "SetupDraft",
+    "Shown",
     "StartGame",
     "StartupNotice",
     "Undone",

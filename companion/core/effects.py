@@ -20,6 +20,7 @@ from companion.vocabulary.phone import PhoneEvent, PhonePair
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.game import Event
+from engine.reveal import Reveal
 from engine.setup import GameSetup
 from hardware.wiring import BeepKind
 
@@ -47,6 +48,15 @@ class Undone(Struct, frozen=True):
     by: str = ""
 
 
+class Shown(Struct, frozen=True):
+    """A hand was shown at the end (``undone``: taken back), ``by`` the phone that entered
+    it (empty: the panel). A preview's ``reveal`` holds the cards entered so far."""
+
+    reveal: Reveal
+    by: str = ""
+    undone: bool = False
+
+
 class Info(Struct, frozen=True):
     """Anything else worth a line: a key of :mod:`companion.core.i18n` and its parameters."""
 
@@ -54,7 +64,7 @@ class Info(Struct, frozen=True):
     params: tuple[tuple[str, object], ...] = ()
 
 
-Message = Happened | Refused | Undone | Info
+Message = Happened | Refused | Undone | Shown | Info
 
 
 def message_words(
@@ -74,8 +84,11 @@ def message_words(
         return i18n.tr(lang, message.key, **dict(message.params))
     if message is None:
         return ""
-    text = i18n.describe_event(lang, message.event, names, per_token)
-    if isinstance(message, Undone):
+    if isinstance(message, Shown):
+        text = i18n.reveal_text(lang, message.reveal, names)
+    else:
+        text = i18n.describe_event(lang, message.event, names, per_token)
+    if isinstance(message, Undone) or (isinstance(message, Shown) and message.undone):
         text = i18n.tr(lang, "ev_undone", what=text)
     if message.by:
         text = i18n.tr(lang, "entered_on_phone", text=text, name=message.by)
@@ -129,8 +142,16 @@ class RecordAction(Struct, frozen=True):
     reply: PhoneReply | None = None
 
 
+class RecordReveal(Struct, frozen=True):
+    """Store a hand shown at the end of the game on screen (after its last action)."""
+
+    reveal: Reveal
+    #: The phone's request that made it, answered once it is stored (None: the panel's).
+    reply: PhoneReply | None = None
+
+
 class RecordUndo(Struct, frozen=True):
-    """Drop the last stored action of the game in play."""
+    """Drop the last stored action of the game in play (or the last hand shown at its end)."""
 
     reply: PhoneReply | None = None
 
@@ -224,6 +245,7 @@ class NewTableCode(Struct, frozen=True):
 Effect = (
     StartGame
     | RecordAction
+    | RecordReveal
     | RecordUndo
     | FinishGame
     | SaveSettings

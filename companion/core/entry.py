@@ -40,6 +40,9 @@ class EntryStep(StrEnum):
     CLUE = "clue"  # the colour or the rank a hint named
     SLOTS = "slots"  # the slots the hint touched (each pick toggles one); OK records it
     SLOT = "slot"  # the slot the played or discarded card came from
+    # the hands shown at the end (companion/core/revealing.py): whose, then each card
+    # (COLOR, RANK), then CONFIRM
+    SEAT = "seat"
 
 
 class EntryKind(Enum):

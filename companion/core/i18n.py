@@ -26,6 +26,7 @@ from engine.errors import IllegalAction
 from engine.game import Event, EventKind
 from engine.options import GameOptions, OptionValue
 from engine.outcome import EndReason, Outcome, Rating
+from engine.reveal import Reveal
 from engine.suits import SuitSpec
 
 #: Every language of the app, English (the fallback) first: one module each in
@@ -153,6 +154,17 @@ def card_name(lang: str, card: Card) -> str:
     ('red 3', 'Bunt 5')
     """
     return language(lang).card.format(color=color_name(lang, card.color), rank=card.rank)
+
+
+def reveal_text(lang: str, reveal: Reveal, names: tuple[str, ...]) -> str:
+    """A hand shown at the end, in words: whose, and its cards slot 1 first.
+
+    >>> reveal_text("en", Reveal(1, (Card.from_code("R1"), Card.from_code("B5"))), ("Ann", "Bo"))
+    'Bo showed their hand: red 1, blue 5'
+    """
+    name = names[reveal.player] if 0 <= reveal.player < len(names) else str(reveal.player + 1)
+    cards = ", ".join(card_name(lang, card) for card in reveal.cards)
+    return tr(lang, "ev_reveal", name=name, cards=cards)
 
 
 def rating_title(lang: str, rating: Rating) -> str:

@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from companion.core.draft import SETUP_ROWS, step_language
 from companion.core.effects import Effect, LoadHistory, NewPairingCode, Quit, SaveSettings
+from companion.core.revealing import RevealFlow
 from companion.core.state import (
     NEXT_VALUE,
     PREVIOUS_VALUE,
     QUIT_ROW,
-    ControllerState,
     Screen,
     game_screen,
 )
 from hardware.events import InputEvent, Key, Press, Select
 
 
-class NavigationFlow(ControllerState):
-    """The menu's rows, the help's pages, the undo question and the end screen's pages."""
+class NavigationFlow(RevealFlow):
+    """The menu's rows, the help's pages, the undo question and the end screen's pages (and
+    its "Show hands", :class:`~companion.core.revealing.RevealFlow`'s)."""
 
     def _on_undo(self, event: InputEvent) -> list[Effect]:
         """The undo question: OK takes the last action back, BACK (or UNDO) does not."""
@@ -34,11 +35,14 @@ class NavigationFlow(ControllerState):
         return []
 
     def _on_end(self, event: InputEvent) -> list[Effect]:
-        """The end screen: its pages, UNDO (back into the game), OK (a new set-up)."""
+        """The end screen: its pages, UNDO (the last hand shown, else back into the game),
+        OK (a new set-up), HINT "Show hands" (with hand memory)."""
         if not isinstance(event, Press):
             return []
         if event.key is Key.UNDO:
             return self._ask_undo()
+        if event.key is Key.HINT:
+            return self._show_hands()
         if event.key is Key.OK:
             self.screen = Screen.SETUP
             self.focus = SETUP_ROWS.index("start")

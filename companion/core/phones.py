@@ -23,6 +23,7 @@ from companion.core.effects import (
     PhoneOutcome,
     PhoneReply,
     Refused,
+    Shown,
     Undone,
     UnpairPhone,
 )
@@ -33,7 +34,8 @@ from companion.core.results import (
     PhonesLoaded,
     PhonesServed,
 )
-from companion.core.state import ControllerState, Screen
+from companion.core.revealing import RevealFlow
+from companion.core.state import Screen
 from companion.vocabulary.phone import (
     PAIRING_TRIES_PER_CODE,
     PairedPhone,
@@ -42,6 +44,7 @@ from companion.vocabulary.phone import (
     clean_name,
 )
 from engine.errors import IllegalAction
+from engine.reveal import Reveal
 from hardware.events import InputEvent, Key, Press, Select
 
 #: The Phones page's button that makes a new table code.
@@ -61,7 +64,7 @@ REMOVE_NO = Select("phones_remove_no")
 PhonesResult = PhonesServed | PhonesLoaded | PhonePaired | PhoneRemoved | PairingCodeMade
 
 
-class PhonesFlow(ControllerState):
+class PhonesFlow(RevealFlow):
     """A paired phone's moves, a phone's pairing, and the Phones page's keys."""
 
     def _phone_move(self, move: PhoneMove) -> list[Effect]:
@@ -88,6 +91,8 @@ class PhonesFlow(ControllerState):
             return [PhoneReply(move, phone.id, moved, stale, count, keep=keep)]
         if move.action is None:
             return self._phone_undo(move, phone)
+        if isinstance(move.action, Reveal):  # its seat's hand, at the end
+            return self._phone_reveal(move, phone, move.action)
         action = replace(move.action, player=game.position.current)
         if move.preview_only:
             try:
@@ -108,7 +113,12 @@ class PhonesFlow(ControllerState):
             nothing = PhoneOutcome.NOTHING_TO_UNDO
             return [PhoneReply(move, phone.id, Info("undo_nothing"), nothing, 0, keep=keep)]
         if move.preview_only:
-            message = Undone(game.events[-1], by=phone.name)
+            shown = self.reveals.shown  # the last hand shown goes first
+            message: Undone | Shown = (
+                Shown(shown[-1], by=phone.name, undone=True)
+                if shown
+                else Undone(game.events[-1], by=phone.name)
+            )
             previewed = PhoneOutcome.PREVIEWED
             return [PhoneReply(move, phone.id, message, previewed, len(game.actions))]
         return [self._undo(phone, move)]

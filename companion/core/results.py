@@ -15,6 +15,7 @@ from companion.core.effects import Info
 from companion.core.hint_level import HintLevel
 from companion.vocabulary.phone import PairedPhone
 from engine.game import Game
+from engine.reveal import Reveal
 
 if TYPE_CHECKING:
     from companion.vocabulary.records import Finding, HistoryRow, PlayerStatsRow, StatsRow
@@ -66,6 +67,15 @@ class NotStored(Struct, frozen=True):
     message: Info
     #: What the stored game records of a hint (None: the level in play stays).
     hint_level: HintLevel | None = None
+    #: The hands shown at the end of the stored game (a hand shown unsaved is dropped).
+    reveals: tuple[Reveal, ...] = ()
+
+
+class RevealsLoaded(Struct, frozen=True):
+    """The hands shown at the end of the game on screen, as stored (a start after a power
+    cut: a reveal under way is taken up again where its last hand left it)."""
+
+    reveals: tuple[Reveal, ...]
 
 
 class PhonesServed(Struct, frozen=True):
@@ -147,6 +157,7 @@ Result = (
     | GameLoaded
     | GameUnreadable
     | NotStored
+    | RevealsLoaded
     | PhonesServed
     | PhonesLoaded
     | PhonePaired

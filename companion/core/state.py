@@ -34,11 +34,13 @@ from companion.vocabulary.phone import PairedPhone, PhoneMove, PhonePair
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.game import Event, Game
+from engine.reveal import Reveals
 from hardware.events import Select
 
 if TYPE_CHECKING:
     from companion.core.entry import Entry
     from companion.core.results import History
+    from companion.core.reveal_entry import RevealEntry
     from companion.vocabulary.records import Finding, PlayerStatsRow
 
 
@@ -54,6 +56,7 @@ class Screen(Enum):
     HISTORY = "history"
     HELP = "help"
     PHONES = "phones"  # the page for phones: its QR code, URL, pairing code; the paired phones
+    REVEAL = "reveal"  # the end: the hands shown, seat by seat, card by card
 
 
 class GamePage(Enum):
@@ -72,8 +75,9 @@ class GamePage(Enum):
 #: its link, the QR code that logs the play in BG Stats.
 END_PAGES = (GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS, GamePage.STORY)
 
-#: The screens that show the game in play (an entry or an undo question over it).
-GAME_SCREENS = (Screen.GAME, Screen.ENTRY, Screen.UNDO, Screen.END)
+#: The screens that show the game in play (an entry or an undo question over it, the
+#: hands shown at its end).
+GAME_SCREENS = (Screen.GAME, Screen.ENTRY, Screen.UNDO, Screen.END, Screen.REVEAL)
 
 #: Left and Right on a row that shows ‹ value › (the set-up, the menu's language): the
 #: value moves back or on; Up and Down (NEXT, PREVIOUS) move between the rows.
@@ -115,6 +119,10 @@ class ControllerState:
         self.screen = game_screen(game)
         self.entry: Entry | None = None
         self.preview: Event | IllegalAction | None = None
+        #: The hand being shown at the end (the reveal screen), as far as it is entered.
+        self.reveal_entry: RevealEntry | None = None
+        #: The hands shown at the end of the game on screen (:attr:`reveals`).
+        self._reveals: Reveals | None = None
         # A game taken up again (a restart, `render`) shows its last action, as the
         # table saw it before: the screen after a crash is the screen before it.
         self.message: Message | None = (
@@ -231,6 +239,16 @@ class ControllerState:
     def hand_memory(self) -> bool:
         """Whether the game in play records slots (the option ``hand_memory``)."""
         return self.game is not None and self.game.setup.options.hand_memory
+
+    @property
+    def reveals(self) -> Reveals:
+        """The hands shown at the end of the game on screen (none yet for a game that is
+        not the one they were shown for: a new game, one taken back or up again)."""
+        game = self.game
+        assert game is not None
+        if self._reveals is None or self._reveals.game is not game:
+            self._reveals = Reveals(game)
+        return self._reveals
 
     @property
     def hint_level(self) -> HintLevel:

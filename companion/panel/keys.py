@@ -74,12 +74,12 @@ def key_event(name: str, screen: Screen, *, entry_step: EntryStep | None) -> Inp
     name = name.lower()
     if name.startswith("[") and name.endswith("]"):  # keypad digits: "[3]"
         name = name[1:-1]
-    if screen is Screen.ENTRY:
+    if screen in (Screen.ENTRY, Screen.REVEAL):  # the reveal: a seat, then card by card
         digit = int(name) if name in ("1", "2", "3", "4", "5") else None
         if digit is not None and entry_step in (EntryStep.SLOT, EntryStep.SLOTS):
             return ChooseSlot(digit)  # hand memory: the slot, 1 the newest at the left
-        if digit is not None and entry_step is EntryStep.RECEIVER:
-            return ChooseSeat(digit - 1)  # the receiver's seat number, as the tiles show
+        if digit is not None and entry_step in (EntryStep.RECEIVER, EntryStep.SEAT):
+            return ChooseSeat(digit - 1)  # the seat's number, as the tiles show
         if name in COLOR_LETTERS and entry_step is not None and entry_step is not EntryStep.KIND:
             return ChooseColor(COLOR_LETTERS[name])
         if digit is not None and entry_step is not EntryStep.KIND:  # not a read card's rank

@@ -58,8 +58,10 @@ from companion.core.controller import (
     PlayLinked,
     Quit,
     RecordAction,
+    RecordReveal,
     RecordUndo,
     ResumeGame,
+    RevealsLoaded,
     SaveSettings,
     SetupDraft,
     StartGame,
@@ -94,6 +96,7 @@ from companion.vocabulary.records import GameStatus
 from companion.web.answers import http_status
 from engine.actions import Action
 from engine.game import Game
+from engine.reveal import Reveal
 from engine.setup import GameSetup
 from hardware.events import CardScanned, InputEvent, Key, Press, Tap, TypeText
 from hardware.tagmap import TagMap
@@ -156,6 +159,8 @@ def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]
     level = None if game_id is None else stored_hint_level(storage, game_id)
     controller = Controller(draft, game, clock=utc_now, hint_level=level)
     controller.handle(StartupNotice(notice))
+    if stored is not None and stored.reveals and game is not None:  # a reveal under way
+        controller.handle(RevealsLoaded(stored.reveals))
     return controller, game_id
 
 
@@ -468,7 +473,7 @@ class App:
                 mapped = text_key_event(name)  # the characters arrive as TEXTINPUT
             else:
                 mapped = key_event(
-                    name, self.controller.screen, entry_step=self.controller.entry_step()
+                    name, self.controller.screen, entry_step=self.controller.key_step()
                 )
             if mapped is not None:
                 self.dispatch(mapped)
@@ -527,7 +532,9 @@ class App:
         if isinstance(event, PhoneMove) and self.answered_before(event):
             return
         shown = self.controller.game
-        before = None if shown is None else (shown.setup, list(shown.actions))
+        before = None
+        if shown is not None:
+            before = (shown.setup, list(shown.actions), tuple(self.controller.reveals.shown))
         effects = self.controller.handle(event)
         for effect in effects:
             try:
@@ -642,7 +649,7 @@ class App:
     def take_back_unsaved(
         self,
         message: Info | None = None,
-        before: tuple[GameSetup, list[Action]] | None = None,
+        before: tuple[GameSetup, list[Action], tuple[Reveal, ...]] | None = None,
     ) -> None:
         """The storage refused an effect: show the game as stored, and say so.
 
@@ -654,16 +661,18 @@ class App:
         """
         game = None
         level = None  # the stored game's, when it is read: else the one in play stays
+        shown: tuple[Reveal, ...] = ()
         try:
             if self.game_id is not None:
                 stored = self.storage.load(self.game_id)
                 if stored.status is not GameStatus.ABANDONED:
-                    game = stored.replay()
+                    game, shown = stored.replay(), stored.reveals
                     level = stored_hint_level(self.storage, self.game_id) or UNKNOWN_HINT_LEVEL
         except StorageError as error:
             log.warning("%s", error)
-            game = None if before is None else Game.replay(*before)
-        self.controller.handle(NotStored(game, message or Info("storage_full"), level))
+            game = None if before is None else Game.replay(*before[:2])
+            shown = () if before is None else before[2]
+        self.controller.handle(NotStored(game, message or Info("storage_full"), level, shown))
 
     def show_tokens(self) -> None:
         """Light the token LEDs (if any) for the game on screen."""
@@ -742,11 +751,14 @@ class App:
         if isinstance(effect, StartGame):
             self.finish_pending()  # new_game abandons any game still "playing"
             self.game_id = storage.new_game(effect.setup, hint_level=effect.hint_level.value)
-        elif isinstance(effect, RecordAction | RecordUndo):
+        elif isinstance(effect, RecordAction | RecordReveal | RecordUndo):
             assert self.game_id is not None
             receipt, answer = (None, None) if effect.reply is None else self.receipt(effect.reply)
             if isinstance(effect, RecordAction):
                 storage.append_action(self.game_id, effect.action, receipt=receipt)
+            elif isinstance(effect, RecordReveal):
+                self.finish_pending()  # a game whose end a full card kept from being stored
+                storage.append_action(self.game_id, effect.reveal, receipt=receipt)
             else:
                 storage.drop_last_action(self.game_id, receipt=receipt)
             if effect.reply is not None and answer is not None:

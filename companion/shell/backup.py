@@ -40,7 +40,7 @@ from companion.storage import (
     end_problem,
 )
 from companion.vocabulary.records import GameToImport, ImportedGame
-from engine.log import LogFormatError, LogRuleError, replay_log
+from engine.log import LogFormatError, LogRuleError, replay_revealed
 from hardware.os_words import reason_in_words
 
 __all__ = [
@@ -285,7 +285,7 @@ def _read_one(path: Path, partial: bool) -> tuple[GameToImport, str | None] | Re
     if problem is not None and partial:
         damaged = f"the file is not a whole export ({problem}): what replays of it came in"
     try:
-        game = replay_log(text)
+        game, reveals = replay_revealed(text)
     except (LogFormatError, LogRuleError) as error:
         code = EXIT_RULE_BROKEN if isinstance(error, LogRuleError) else EXIT_INVALID_LOG
         refusal = Refusal(path, error.line, error.reason, code)
@@ -294,7 +294,7 @@ def _read_one(path: Path, partial: bool) -> tuple[GameToImport, str | None] | Re
         if not partial:
             return not_whole  # an export cut or changed: that is the news
         try:  # --partial: the lines before the first that breaks
-            game = replay_log("\n".join(text.split("\n")[: error.line - 1]) + "\n")
+            game, reveals = replay_revealed("\n".join(text.split("\n")[: error.line - 1]) + "\n")
         except (LogFormatError, LogRuleError):
             return refusal
     if problem is not None and not partial:
@@ -306,6 +306,7 @@ def _read_one(path: Path, partial: bool) -> tuple[GameToImport, str | None] | Re
         finished_at=metadata.get("finished_at"),
         number=number,
         playing=metadata.get("status") == "playing" and problem is None,
+        reveals=reveals,
     )
     return item, damaged
 

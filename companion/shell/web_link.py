@@ -73,6 +73,7 @@ class WebLink:
             controller.language,
             len(game.actions) if game else -1,
             game.actions[-1] if game and game.actions else None,
+            tuple(controller.reveals.shown) if game else (),  # the hands shown at the end
         )
         if key == self._key and self.board is not None:
             return  # nothing a phone shows changed (a key moved a focus, an entry step)

@@ -62,6 +62,7 @@ from companion.storage.phones import (
 from companion.storage.reading import (
     _HISTORY_SELECT,
     _history_row,
+    _is_reveal,
     _lenient,
     _log_rows,
     _parse_game,
@@ -89,6 +90,7 @@ from companion.vocabulary.records import (
 from engine.actions import Action, Discard, Hint, Play
 from engine.game import Game
 from engine.log import action_to_dict, dump_line, setup_to_dict
+from engine.reveal import Reveal, reveal_to_dict
 from engine.setup import GameSetup
 from engine.story import efficiency
 
@@ -401,34 +403,39 @@ class Storage:
         return game_id
 
     def append_action(
-        self, game_id: int, action: Action, *, receipt: PhoneReceipt | None = None
+        self, game_id: int, action: Action | Reveal, *, receipt: PhoneReceipt | None = None
     ) -> None:
-        """Add ``action`` after the game's last one; committed when this returns.
+        """Add ``action`` (or a hand shown at the end) after the game's last one; committed
+        when this returns.
 
-        The caller has checked it with the rules engine. Raises
-        :class:`GameStateError` if the game is not ``playing``. ``receipt``: the phone's
-        request that made it, and its answer, kept in the same transaction (a retry of
-        the request is then answered from it, never recorded twice).
+        The caller has checked it with the rules engine. Raises :class:`GameStateError` if
+        the game is not ``playing`` (a :class:`Reveal`: not ``over``). ``receipt``: the
+        phone's request that made it, and its answer, kept in the same transaction (a retry
+        of the request is then answered from it, never recorded twice).
         """
-        if not isinstance(action, Hint | Play | Discard):
-            raise TypeError(f"an action must be a Hint, Play or Discard, not {action!r}")
-        line = dump_line(action_to_dict(action))
+        wanted, refused = GameStatus.PLAYING, "it takes no more actions"
+        if isinstance(action, Reveal):
+            line = dump_line(reveal_to_dict(action))
+            wanted, refused = GameStatus.OVER, "its hands are shown once it is over"
+        elif isinstance(action, Hint | Play | Discard):
+            line = dump_line(action_to_dict(action))
+        else:
+            raise TypeError(f"an action must be a Hint, Play or Discard (a Reveal), not {action!r}")
         with self._transaction(f"save an action of game {game_id}", game=game_id, write=True) as db:
             status = _status(db, game_id)
-            if status is not GameStatus.PLAYING:
-                raise GameStateError(
-                    f"Game {game_id} is {_status_words(status)}: it takes no more actions"
-                )
+            if status is not wanted:
+                raise GameStateError(f"Game {game_id} is {_status_words(status)}: {refused}")
             _append_lines(db, game_id, [line])
             if receipt is not None:
                 _keep_receipt(db, receipt, _as_utc(self._now()))
 
     def drop_last_action(self, game_id: int, *, receipt: PhoneReceipt | None = None) -> None:
-        """Undo: delete the game's last action; committed when this returns.
+        """Undo: delete the game's last action (or the last hand shown at its end);
+        committed when this returns.
 
-        Undoing the last action of a finished game brings it back to
-        ``playing`` and clears its result. Raises :class:`GameStateError` if
-        the game has no action or was abandoned.
+        Undoing the last action of a finished game brings it back to ``playing`` and
+        clears its result (a hand shown leaves it ``over``). Raises :class:`GameStateError`
+        if the game has no action or was abandoned.
         """
         # The ledger is written before the commit: it may say one action fewer than the
         # file (never a loss), never one more (a false alarm after a power cut).
@@ -440,8 +447,9 @@ class Storage:
             last, _ = _chain_head(db, game_id)
             if last == 0:
                 raise GameStateError(f"Game {game_id} has no action to undo")
+            shown = _is_reveal(db, game_id, last)
             _drop_last_line(db, game_id, last)
-            if status is GameStatus.OVER:
+            if status is GameStatus.OVER and not shown:
                 db.execute(
                     "UPDATE games SET status = 'playing', finished_at = NULL, score = NULL,"
                     " rating = NULL, outcome = NULL, end_reason = NULL WHERE id = ?",
@@ -786,7 +794,7 @@ class Storage:
             (game_id,),
         ).fetchone()
         header, lines = _log_rows(db, game_id, chained=self.chained)
-        setup, actions = _parse_game(game_id, header, lines)
+        setup, actions, reveals = _parse_game(game_id, header, lines)
         return StoredGame(
-            game_id, setup, actions, status, _lenient(started) or "", _lenient(finished)
+            game_id, setup, actions, status, _lenient(started) or "", _lenient(finished), reveals
         )

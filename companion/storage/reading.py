@@ -23,6 +23,7 @@ from engine.game import Game
 from engine.log import LogFormatError, parse_log
 from engine.options import GameOptions, SetupError
 from engine.outcome import EndReason, Outcome, Rating
+from engine.reveal import Reveal, Reveals
 from engine.setup import GameSetup
 
 #: The columns of a history row (see :func:`_history_row`), read as bytes where damaged
@@ -205,13 +206,17 @@ def _replayable(header: bytes, lines: list[bytes]) -> tuple[str, int]:
     except (UnicodeDecodeError, LogFormatError, ValueError):
         return "", 0
     kept = [header_text]
+    reveals = Reveals(game)
     for line in lines:
         try:
             text = _one_line(line)
             log = parse_log(f"{header_text}\n{text}")
-            if log.lines != [2]:
-                break  # blank or a comment
-            game.apply(log.actions[0])
+            if log.reveal_lines == [2]:  # a hand shown at the end: no action after it
+                reveals.add(log.reveals[0])
+            elif log.lines != [2] or reveals.shown:
+                break  # blank or a comment, or an action after a reveal
+            else:
+                game.apply(log.actions[0])
         except (UnicodeDecodeError, LogFormatError, ValueError):  # IllegalAction too
             break
         kept.append(text)
@@ -254,14 +259,23 @@ def _options_by_english_name() -> dict[str, GameOptions]:
     return {options.variant_name(): options for options in GameOptions.every()}
 
 
-def _parse_game(game_id: int, header: str, lines: list[str]) -> tuple[GameSetup, list[Action]]:
-    """Parse and replay a stored log with the engine; :class:`DamagedGameError` if it fails."""
-    game = _replayed(game_id, header, lines)
-    return game.setup, game.actions
+def _parse_game(
+    game_id: int, header: str, lines: list[str]
+) -> tuple[GameSetup, list[Action], tuple[Reveal, ...]]:
+    """Parse and replay a stored log with the engine; :class:`DamagedGameError` if it fails.
+    The hands shown at its end come last."""
+    game, reveals = _revealed(game_id, header, lines)
+    return game.setup, game.actions, tuple(reveals.shown)
 
 
 def _replayed(game_id: int, header: str, lines: list[str]) -> Game:
     """The game a stored log folds into; :class:`DamagedGameError` if it does not."""
+    return _revealed(game_id, header, lines)[0]
+
+
+def _revealed(game_id: int, header: str, lines: list[str]) -> tuple[Game, Reveals]:
+    """The game a stored log folds into and the hands shown at its end (checked as a
+    play is); :class:`DamagedGameError` if they do not."""
     text = "\n".join([header, *lines])
     try:
         log = parse_log(text)
@@ -270,7 +284,7 @@ def _replayed(game_id: int, header: str, lines: list[str]) -> Game:
         raise DamagedGameError(
             f"Stored game {game_id} is damaged: {where}: {error.reason}", game_id
         ) from error
-    if log.header_line != 1 or log.lines != list(range(2, len(lines) + 2)):
+    if log.header_line != 1 or log.lines + log.reveal_lines != list(range(2, len(lines) + 2)):
         raise DamagedGameError(
             f"Stored game {game_id} is damaged: a line is blank or a comment", game_id
         )
@@ -282,7 +296,27 @@ def _replayed(game_id: int, header: str, lines: list[str]) -> Game:
             raise DamagedGameError(
                 f"Stored game {game_id} does not replay: action {number}: {error}", game_id
             ) from error
-    return game
+    reveals = Reveals(game)
+    for number, reveal in enumerate(log.reveals, start=len(log.actions) + 1):
+        try:
+            reveals.add(reveal)
+        except IllegalAction as error:
+            raise DamagedGameError(
+                f"Stored game {game_id} does not replay: action {number}: {error}", game_id
+            ) from error
+    return game, reveals
+
+
+def _is_reveal(db: sqlite3.Connection, game_id: int, seq: int) -> bool:
+    """Whether the game's line ``seq`` shows a hand at the end (a ``reveal`` line, as
+    :func:`~engine.log.dump_line` writes it)."""
+    row = db.execute(
+        "SELECT CAST(line AS BLOB) FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq)
+    ).fetchone()
+    return row is not None and bytes(row[0] or b"").startswith(_REVEAL_START)
+
+
+_REVEAL_START = b'{"action": "reveal"'
 
 
 def _stats_rows(rows: list[tuple[Any, ...]]) -> list[StatsRow]:

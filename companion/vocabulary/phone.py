@@ -35,6 +35,7 @@ from msgspec import Struct
 from engine.actions import Action
 from engine.errors import CompanionError
 from engine.log import action_to_dict, parse_action
+from engine.reveal import Reveal, parse_reveal, reveal_to_dict
 
 #: A request id: what the phone made up to tell a retry from a new request (a pattern
 #: ``re`` compiles with the first request, not at start).
@@ -94,14 +95,15 @@ def _no_reply(answer: Answer) -> None:
 
 
 class PhoneMove(Struct, frozen=True):
-    """A paired phone's action (None: an undo, the last one taken back), made on ``position``
+    """A paired phone's action (None: an undo, the last one taken back; a :class:`Reveal`:
+    its seat's hand shown at the end), made on ``position``
     (the count of actions the phone saw) of game ``game``; ``preview_only``: say what it
     would do, change nothing. ``token_hash``: the phone's pairing token, hashed."""
 
     request_id: str
     game: str
     position: int
-    action: Action | None
+    action: Action | Reveal | None
     token_hash: bytes = b""
     preview_only: bool = False
     #: Who waits for the answer (the server's request). A field like the others: two moves
@@ -199,8 +201,14 @@ def parse_move(obj: object, *, preview_only: bool = False) -> PhoneMove:
     body = obj.get("action")
     if not isinstance(body, dict):
         raise BadRequest("action must be a JSON object")
+    action: Action | Reveal | None
     if body == {"action": "undo"}:
         action = None
+    elif body.get("action") == "reveal":  # the phone's seat's hand: it names the seat
+        try:
+            action = parse_reveal(body)
+        except ValueError as error:
+            raise BadRequest(str(error)) from None
     else:
         if "player" in body or "at" in body:
             raise BadRequest("the table says whose turn it is and when: no player, no at")
@@ -213,5 +221,12 @@ def parse_move(obj: object, *, preview_only: bool = False) -> PhoneMove:
 
 def move_to_json(move: PhoneMove) -> dict[str, Any]:
     """The JSON body a page sends for ``move`` (the round trip of :func:`parse_move`)."""
-    body = {"action": "undo"} if move.action is None else action_to_dict(move.action)
+    action = move.action
+    body = (
+        {"action": "undo"}
+        if action is None
+        else reveal_to_dict(action)
+        if isinstance(action, Reveal)
+        else action_to_dict(action)
+    )
     return {"id": move.request_id, "game": move.game, "position": move.position, "action": body}

@@ -18,6 +18,7 @@ from engine.game import Game
 from engine.log import action_to_dict, dump_line
 from engine.options import GameOptions
 from engine.outcome import EndReason, Outcome, Rating
+from engine.reveal import Reveal, Reveals, reveal_to_dict
 from engine.setup import GameSetup
 
 __all__ = [
@@ -42,7 +43,8 @@ class GameStatus(StrEnum):
 
 
 class StoredGame(Struct, frozen=True):
-    """A game as stored: its set-up and actions (its log), and where it stands."""
+    """A game as stored: its set-up and actions (its log), and where it stands; the hands
+    shown at its end, in the order they were shown."""
 
     id: int
     setup: GameSetup
@@ -50,10 +52,17 @@ class StoredGame(Struct, frozen=True):
     status: GameStatus
     started_at: str
     finished_at: str | None
+    reveals: tuple[Reveal, ...] = ()
 
     def replay(self) -> Game:
         """The game these actions fold into (they were checked when the game was loaded)."""
         return Game.replay(self.setup, self.actions)
+
+    def revealed(self, game: Game) -> Reveals:
+        """The hands shown at the end of ``game`` (this one, replayed), as stored."""
+        reveals = Reveals(game)
+        reveals.shown.extend(self.reveals)  # checked when the game was loaded
+        return reveals
 
 
 class HistoryRow(Struct, frozen=True):
@@ -109,7 +118,8 @@ class GameToImport(Struct, frozen=True):
     them at once."""
 
     setup: GameSetup
-    #: The action lines as storage stores them (:func:`dump_line` of each action).
+    #: The action lines as storage stores them (:func:`dump_line` of each action), then
+    #: those of the hands shown at the end.
     lines: tuple[str, ...]
     #: The result of a game that is over; None for a game left unfinished.
     score: int | None
@@ -133,12 +143,17 @@ class GameToImport(Struct, frozen=True):
         finished_at: str | None = None,
         number: int | None = None,
         playing: bool = False,
+        reveals: Reveals | None = None,
     ) -> GameToImport:
-        """The game a replayed log gives, to be imported."""
+        """The game a replayed log gives (and the hands shown at its end), to be imported."""
         over = game.is_over
+        shown = () if reveals is None else reveals.shown
         return cls(
             game.setup,
-            tuple(dump_line(action_to_dict(action)) for action in game.actions),
+            (
+                *(dump_line(action_to_dict(action)) for action in game.actions),
+                *(dump_line(reveal_to_dict(reveal)) for reveal in shown),
+            ),
             game.score if over else None,
             game.rating if over else None,
             game.outcome if over else None,

@@ -21,7 +21,7 @@ from typing import Any
 from msgspec import Struct, to_builtins
 
 from companion.core import i18n
-from companion.core.controller import Controller, Happened, Undone, message_words
+from companion.core.controller import Controller, Happened, Shown, Undone, message_words
 from companion.core.entry import KEY_KINDS, refused_before_entry
 from engine.actions import Action
 from engine.cards import Color
@@ -83,6 +83,13 @@ LABELS = {
     "play_log": "web_play_log",
     "story": "story_title",
     "story_legend": "story_legend",
+    # the hands shown at the end (issue 34): a phone shows its own seat's
+    "show_hand": "web_show_hand",
+    "reveal_pick_color": "reveal_pick_color",
+    "reveal_pick_rank": "reveal_pick_rank",
+    "reveal_confirm": "reveal_confirm",
+    "reveal_tap_change": "reveal_tap_change",
+    "undo_reveal_title": "undo_reveal_title",
 }
 
 
@@ -124,6 +131,8 @@ class SeatView(Struct, frozen=True):
     name: str
     current: bool
     hand: tuple[SlotView, ...]
+    #: The hand shown at the end, slot 1 first, as card codes (``R3``); empty: not shown.
+    shown: tuple[str, ...] = ()
 
 
 class Snapshot(Struct, frozen=True):
@@ -180,6 +189,14 @@ class Snapshot(Struct, frozen=True):
     #: score, the pace (None at the end) and the hint tokens; and its drops, in words.
     story: tuple[tuple[int, int, int, int | None, int], ...] = ()
     story_drops: tuple[str, ...] = ()
+    #: The seats whose hand was shown at the end, in the order they were; what the end
+    #: says of them ("Hands shown: Ann, Bo", or that the whole deal is known: "" for
+    #: none); ``deal_known``: every hand is shown (where the replay's link will go).
+    revealed: tuple[int, ...] = ()
+    reveal_line: str = ""
+    deal_known: bool = False
+    #: What undo would take back, in words: the last hand shown, else the last action.
+    undo_what: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON values: the views (nested ones too) become objects, the labels an object,
@@ -224,8 +241,10 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
     )
     memory = game.setup.options.hand_memory
     current = game.current_player
+    reveals = controller.reveals
+    shown = {reveal.player: tuple(card.code() for card in reveal.cards) for reveal in reveals.shown}
     seats = tuple(
-        SeatView(name, seat == current, _hand(game, seat) if memory else ())
+        SeatView(name, seat == current, _hand(game, seat) if memory else (), shown.get(seat, ()))
         for seat, name in enumerate(names)
     )
     recent = tuple(
@@ -266,7 +285,20 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         play_link=controller.end_link() or "",
         play_qr=play_qr(controller.end_link() or ""),
         **(_story(lang, game) if over else {}),
+        revealed=tuple(reveals.seats),
+        reveal_line=controller.reveal_words(),
+        deal_known=reveals.complete,
+        undo_what=_undo_what(lang, controller),
     )
+
+
+def _undo_what(lang: str, controller: Controller) -> str:
+    """What undo would take back: the last hand shown, else the newest action."""
+    shown = controller.reveals.shown
+    if shown:
+        return i18n.reveal_text(lang, shown[-1], controller.names)
+    game = controller.game
+    return _described(lang, game.events[-1], controller.names) if game and game.events else ""
 
 
 def _refused(lang: str, game: Game) -> tuple[tuple[str, str], ...]:
@@ -318,7 +350,7 @@ def _last_action(controller: Controller) -> str:
     game = controller.game
     assert game is not None
     message = controller.message
-    if isinstance(message, Happened | Undone):
+    if isinstance(message, Happened | Undone | Shown):
         return message_words(controller.language, message, controller.names, game.setup.hint_cost)
     if not game.events:
         return ""

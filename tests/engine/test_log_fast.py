@@ -110,7 +110,7 @@ REFUSAL_WORDS = re.compile(
         for words in (
             "not valid JSON (",
             "each line must be a JSON object",
-            '"action" must be "hint", "play" or "discard", not ',
+            '"action" must be "hint", "play", "discard" or "reveal", not ',
             '" is written twice',
             "unknown key ",
             "action needs its card, like",

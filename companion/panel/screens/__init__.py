@@ -15,7 +15,17 @@ from collections.abc import Callable
 import pygame
 
 from companion.core.controller import Controller, Screen
-from companion.panel.screens import end, entry, game, help, history, lists, phones, undo
+from companion.panel.screens import (
+    end,
+    entry,
+    game,
+    help,
+    history,
+    lists,
+    phones,
+    reveal,
+    undo,
+)
 from companion.panel.screens.kit import (
     BACKGROUND,
     DARK_INK,
@@ -45,6 +55,7 @@ SCREENS: dict[Screen, tuple[str, str]] = {
     Screen.HISTORY: ("history", "draw"),
     Screen.HELP: ("help", "draw"),
     Screen.PHONES: ("phones", "draw"),
+    Screen.REVEAL: ("reveal", "draw"),
 }
 
 
@@ -59,6 +70,7 @@ MODULES = {
     "history": history,
     "help": help,
     "phones": phones,
+    "reveal": reveal,
 }
 
 
@@ -73,7 +85,7 @@ def drawer(screen: Screen) -> Draw:
 BANNER_SHARE = 0.25
 
 #: Screens that show a game: drawn only while there is one.
-NEEDS_GAME = (Screen.GAME, Screen.UNDO, Screen.ENTRY, Screen.END)
+NEEDS_GAME = (Screen.GAME, Screen.UNDO, Screen.ENTRY, Screen.END, Screen.REVEAL)
 
 
 class Renderer:

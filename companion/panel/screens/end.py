@@ -1,7 +1,9 @@
 """The end screen: the score, the rating and its sentence, why the game ended, who
-played, the fireworks, the figures; NEXT (or the Discard pile button) shows the
-figures and the discard pile as a page of its own, then the actions, and with hand
-memory every player's hand as the game left them."""
+played, the hands shown (the whole deal known, once every hand is), the fireworks, the
+figures; NEXT (or the Discard pile button) shows the figures and the discard pile as a
+page of its own, then the actions, and with hand memory every player's hand as the game
+left them. With hand memory, "Show hands" (HINT) opens the reveal screen until every hand
+is shown."""
 
 from __future__ import annotations
 
@@ -27,12 +29,15 @@ _PAGE_LABEL = {
 }
 
 
-def _buttons(
-    lang: str, page: GamePage, pages: tuple[GamePage, ...]
-) -> list[tuple[str, InputEvent]]:
+def _buttons(controller: Controller) -> list[tuple[str, InputEvent]]:
+    lang, page, pages = controller.language, controller.page, controller.pages
     following = pages[(pages.index(page) + 1) % len(pages)] if page in pages else pages[0]
     toggle = i18n.tr(lang, _PAGE_LABEL.get(following, "back_to_score"))
+    show: list[tuple[str, InputEvent]] = []
+    if controller.can_show_hands():  # HINT, the first of the buttons
+        show = [(i18n.tr(lang, "show_hands"), Press(Key.HINT))]
     return [
+        *show,
         (i18n.tr(lang, "button_undo"), Press(Key.UNDO)),
         (toggle, Press(Key.NEXT)),
         (i18n.tr(lang, "new_game"), Press(Key.OK)),
@@ -60,7 +65,7 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     w, h, pad = kit.width, kit.height, kit.pad
     inner_w = w - 2 * pad
     layout = kit.layout()
-    buttons = _buttons(lang, controller.page, controller.pages)
+    buttons = _buttons(controller)
     if controller.page is GamePage.PLAY_LOG and controller.end_link() is not None:
         play_log.draw(kit, surface, controller, buttons)
         return
@@ -119,6 +124,13 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     if rating is not None:  # otherwise the reason is already the sentence
         lines.append(("reason", reason_text, ACCENT))
     lines.append(("names", ", ".join(game.setup.names), TEXT))
+    shown = controller.reveal_words()
+    if shown:  # the Hanab Live replay's link comes beside it once the deal is known
+        lines.append(("revealed", shown, ACCENT if controller.reveals.complete else DIM))
+        # where the fireworks would have no room left, the names go (the pages name them)
+        below = sum(kit.height_of(text, kit.floor, inner_w) + pad for _, text, _ in lines)
+        if y + below + kit.flat_card_height() + pad > bar.top:
+            lines = [line for line in lines if line[0] != "names"]
     for name, text, color in lines:
         box_h = kit.height_of(text, kit.floor, inner_w)
         box = layout.place(name, pygame.Rect(pad, y, inner_w, box_h))

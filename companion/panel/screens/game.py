@@ -13,7 +13,15 @@ from __future__ import annotations
 import pygame
 
 from companion.core import i18n
-from companion.core.controller import Controller, GamePage, Info, Refused, Undone, message_words
+from companion.core.controller import (
+    Controller,
+    GamePage,
+    Info,
+    Refused,
+    Shown,
+    Undone,
+    message_words,
+)
 from companion.core.words import score_text, short_names, turn_text
 from companion.panel.screens import actions, hand, piles
 from companion.panel.screens.kit import (
@@ -40,7 +48,7 @@ def message_text(controller: Controller) -> tuple[str, RGB]:
     words = message_words(controller.language, message, controller.names, per_token)
     if isinstance(message, Refused | Info):
         return words, WARN
-    if isinstance(message, Undone):
+    if isinstance(message, Undone) or (isinstance(message, Shown) and message.undone):
         return words, ACCENT
     return words, TEXT
 

@@ -19,10 +19,13 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller, veil: pygame
     kit.pile.clear()
     box_w = int(w * 0.9)
     inner_w = box_w - 4 * pad
-    title = i18n.tr(lang, "undo_title")
     last = controller.last_event()
     per_token = controller.game.setup.hint_cost if controller.game is not None else 1
     what = "" if last is None else i18n.describe_event(lang, last, controller.names, per_token)
+    title = i18n.tr(lang, "undo_title")
+    if controller.game is not None and controller.reveals.shown:  # undo takes it back first
+        title = i18n.tr(lang, "undo_reveal_title")
+        what = i18n.reveal_text(lang, controller.reveals.shown[-1], controller.names)
     buttons = [
         (i18n.tr(lang, "cancel"), Press(Key.BACK)),
         (i18n.tr(lang, "confirm"), Press(Key.OK)),

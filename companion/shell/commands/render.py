@@ -58,9 +58,10 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
 def render_command(args: argparse.Namespace) -> int:
     """Draw the screen the companion shows after a log, into a PNG, without a display."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
-    game = replay_file(args.log)
-    if isinstance(game, int):
-        return game
+    replayed = replay_file(args.log)
+    if isinstance(replayed, int):
+        return replayed
+    game, reveals = replayed
     folder = Path(args.out).parent
     if not folder.is_dir():
         print(
@@ -71,6 +72,8 @@ def render_command(args: argparse.Namespace) -> int:
     pygame.font.init()
     surface = pygame.Surface(args.size)
     controller = Controller(SetupDraft(language=args.lang), game)
+    # the hands shown at the end; some still to show: the reveal screen, as after a restart
+    controller.restore_reveals(tuple(reveals.shown), resume=args.page is None)
     if game.is_over:  # the end's BG Stats page: the link of the log, as if stored now
         from companion.core.bgstats import PlayFacts, bgstats_link
 

@@ -8,15 +8,17 @@ import sys
 from pathlib import Path
 
 from engine.game import Game
-from engine.log import LogFormatError, LogRuleError, replay_log, summary
+from engine.log import LogFormatError, LogRuleError, replay_revealed, summary
+from engine.reveal import Reveals
 from hardware.os_words import reason_in_words
 
 EXIT_RULE_BROKEN = 1
 EXIT_INVALID_LOG = 2
 
 
-def replay_file(path: Path) -> Game | int:
-    """The game a log file folds into, or the exit code after saying why on stderr."""
+def replay_file(path: Path) -> tuple[Game, Reveals] | int:
+    """The game a log file folds into and the hands shown at its end, or the exit code
+    after saying why on stderr."""
     try:
         data = Path(path).read_bytes()
     except OSError as error:  # no line to name: the file itself
@@ -30,7 +32,7 @@ def replay_file(path: Path) -> Game | int:
         print(f"{path}:{line}: bytes that are not UTF-8 text (a log is UTF-8)", file=sys.stderr)
         return EXIT_INVALID_LOG
     try:
-        return replay_log(text)
+        return replay_revealed(text)
     except LogFormatError as error:
         print(f"{path}:{error.line}: {error.reason}", file=sys.stderr)
         return EXIT_INVALID_LOG
@@ -43,11 +45,11 @@ def replay_command(args: argparse.Namespace) -> int:
     """Apply each log with the rules engine and print one summary line per file."""
     worst = 0
     for path in args.files:
-        game = replay_file(path)
-        if isinstance(game, int):
+        replayed = replay_file(path)
+        if isinstance(replayed, int):
             # An invalid log (2) is worse than a broken rule (1), which is worse than none.
-            worst = max(worst, game)
+            worst = max(worst, replayed)
             continue
-        sys.stdout.write(json.dumps(summary(game), ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(summary(*replayed), ensure_ascii=False) + "\n")
         sys.stdout.flush()
     return worst

@@ -81,6 +81,7 @@ function drawTable(s) {
   $("result-sentence").textContent = s.result_sentence;
   drawPlayLog(s);
   drawStory(s);
+  drawDeal(s);
   $("recent-title").textContent = L.recent;
   const recent = $("recent");
   // numbered by turn, newest first, as the panel's actions page numbers them
@@ -171,7 +172,8 @@ function drawMine(s) {
   $("my-name").textContent = mine.name;
   const slots = $("my-slots");
   slots.replaceChildren();
-  if (s.hand_memory) slots.appendChild(handNode(mine, true));
+  if (mine.shown.length) slots.appendChild(shownNode(mine)); // reveal.js: shown at the end
+  else if (s.hand_memory) slots.appendChild(handNode(mine, true));
   else slots.appendChild(el("p", "empty-note", L.no_hand_memory));
   $("change-seat").textContent = L.change_seat;
 }
@@ -183,7 +185,7 @@ function drawHands(s) {
   for (const seat of s.seats) {
     const row = el("div", "seat" + (seat.current ? " current" : ""));
     row.appendChild(el("p", "name", seat.name));
-    row.appendChild(handNode(seat, false));
+    row.appendChild(seat.shown.length ? shownNode(seat) : handNode(seat, false));
     all.appendChild(row);
   }
 }
@@ -555,11 +557,13 @@ function drawFlow(s) {
   box.hidden = false;
   box.dataset.step = f.step;
   box.replaceChildren();
+  if (f.kind === "reveal") { drawReveal(s, box); return; } // reveal.js
   const who = s.seats[f.player] ? s.seats[f.player].name : "";
   const titles = { hint: L.gives_hint, play: L.plays, discard: L.discards_card };
   if (f.kind === "undo") {
-    box.appendChild(el("p", "flow-title", L.undo_title));
-    box.appendChild(el("p", "flow-what", s.recent[0] || ""));
+    // with hands shown at the end, undo takes the last of them back (reveal.js)
+    box.appendChild(el("p", "flow-title", s.revealed.length ? L.undo_reveal_title : L.undo_title));
+    box.appendChild(el("p", "flow-what", s.undo_what || s.recent[0] || ""));
   } else {
     box.appendChild(el("p", "flow-title", said(titles[f.kind], who)));
     const chosen = [];
@@ -675,6 +679,8 @@ function drawAct(s) {
       node.classList.toggle("refused", Boolean((s.refused || {})[kind])); // a tap says why
     }
     $("act-buttons").hidden = flow !== null;
+    $("show-hand").hidden = flow !== null || !canShowHand(s); // reveal.js
+    $("show-hand").textContent = L.show_hand;
     if (flow) drawFlow(s); else $("flow").hidden = true;
     const line = $("act-status");
     line.hidden = !answerLine;
@@ -733,6 +739,7 @@ document.addEventListener("DOMContentLoaded", () => {
     node.addEventListener("click", () => startFlow(node.dataset.act));
   }
   $("pair-open").addEventListener("click", openPairing);
+  $("show-hand").addEventListener("click", startReveal);
   $("pair-cancel").addEventListener("click", () => { pairing = false; pairError = null; draw(); });
   $("pair-form").addEventListener("submit", pair);
   checkToken();
