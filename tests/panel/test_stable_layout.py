@@ -1,0 +1,219 @@
+"""A panel that stands still (issue 33): at a given panel size and game set-up, every
+region of the game screen's table page keeps its place and size from the first turn
+to the last, whatever its texts say.
+
+Long games (five players with the longest names, six suits, 20 and more discards, the
+final round) are played through the real controller, key by key, in English, French
+and German, one with hand memory. Every turn is drawn at every panel size the
+companion supports, landscape and portrait, with a strict renderer (two boxes that
+overlap raise), as it is and with the status box at its fullest: the longest last
+action (undone, entered on a phone), a refusal, a notice. For every frame:
+
+- the regions (``Renderer.regions``) are those of the first turn;
+- every text lies inside a region, above its floor, apart from the others, and whole,
+  but for the last action's box (two lines, shortened with "…" beyond);
+- the discard pile is whole and its form only ever gets denser (on the table page and
+  on its own page).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import pygame
+import pytest
+from support.long_games import controller_turns
+from support.screen_states import LONG_NAMES
+
+from companion.core.controller import (
+    Controller,
+    GamePage,
+    PanelLayout,
+    Refused,
+    Screen,
+    Undone,
+    message_words,
+)
+from companion.panel.screens import Renderer
+from engine import Color, Hint, Multicolor
+from engine.errors import HintTokensFull, IllegalAction
+from engine.game import Event, EventKind
+from engine.options import GameOptions
+
+#: Every panel size the companion supports, both ways round, the tall and the wide one.
+SIZES = [(800, 480), (480, 320), (320, 240), (480, 800), (320, 480), (240, 320)]
+
+SIX_SUITS = GameOptions(multicolor=Multicolor.SHORT)
+WITH_HAND_MEMORY = GameOptions(multicolor=Multicolor.SHORT, hand_memory=True)
+
+#: (language, options, seed, skill, play bias): the seeds give long games (checked below).
+GAMES = {
+    "en": ("en", SIX_SUITS, 13, 0.5, 0.02),
+    "de": ("de", SIX_SUITS, 24, 0.6, 0.05),
+    "fr, hand memory": ("fr", WITH_HAND_MEMORY, 2, 0.5, 0.02),
+}
+
+#: The name a phone-entered action ends with: the longest.
+LONGEST = max(LONG_NAMES, key=len)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def headless() -> None:
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    pygame.font.init()
+
+
+def longest_message(controller: Controller) -> Undone | None:
+    """The last action said at its longest: with a hint's content where it had none,
+    entered on a phone, then undone ("Undone: … (Maximiliane's phone)")."""
+    game = controller.game
+    assert game is not None
+    if not game.events:
+        return None
+    event: Event = game.events[-1]
+    if event.kind is EventKind.HINT and isinstance(event.action, Hint) and event.action.to is None:
+        # what a phone's hint would say: its receiver and a clue (the longest colour)
+        seat = (event.player + len(LONG_NAMES) - 1) % len(LONG_NAMES)
+        action = Hint(seat, Color.MULTICOLOR, player=event.player)
+        event = event._replace(action=action)
+    return Undone(event, by=LONGEST)
+
+
+def status_variants(controller: Controller, turn: int) -> list[str]:
+    """What the status box shows in this turn's frames: as the controller has it, and one
+    of its fullest (in turn, so that each is drawn many times in a game)."""
+    return ["as it is", ("longest", "refusal", "notice")[turn % 3]]
+
+
+def set_variant(controller: Controller, variant: str) -> None:
+    if variant == "longest":
+        controller.message = longest_message(controller)
+    elif variant == "refusal":
+        error: IllegalAction = HintTokensFull()
+        controller.message = Refused(error)
+    elif variant == "notice":
+        controller.device_notices["scanner"] = "scanner: /dev/ttyUSB0 disconnected"
+
+
+def check_texts(renderer: Renderer, size: tuple[int, int], regions: dict[str, pygame.Rect]):
+    """The legibility rules (tests/panel/test_legibility.py) on one frame, and every text
+    inside a region; only the last action's box shortens a text."""
+    floor = math.ceil(min(size) / 18)
+    texts = renderer.texts
+    assert texts, "nothing written"
+    for text in texts:
+        assert text.floor >= floor, f"{text.text!r}'s floor {text.floor} < {floor}"
+        assert text.size >= text.floor, f"{text.text!r} shrunk to {text.size} px"
+        where = [name for name, rect in regions.items() if rect.contains(text.rect)]
+        assert where, f"{text.text!r} at {text.rect} lies in no region"
+        if not text.whole:
+            assert text.shortened and where == ["message"], f"{text.text!r} was cut"
+    for i, one in enumerate(texts):
+        for other in texts[i + 1 :]:
+            assert not one.rect.colliderect(other.rect), (
+                f"{one.text!r} {one.rect} overlaps {other.text!r} {other.rect}"
+            )
+
+
+def check_pile(renderer: Renderer, controller: Controller, densest: list[tuple[int, ...]]):
+    """The pile drawn whole, in a form no roomier than the densest drawn before."""
+    game = controller.game
+    assert game is not None
+    kit = renderer.kit
+    assert sorted(code for code, _mark, _rect in kit.pile) == sorted(
+        card.code() for card in game.position.discards
+    )
+    plan = kit.pile_plan
+    assert plan is not None, "no pile drawn"
+    density = plan.density  # type: ignore[attr-defined]
+    if densest:
+        assert density >= densest[-1], f"the pile went back from {densest[-1]} to {density}"
+    densest.append(density)
+
+
+@pytest.mark.parametrize("game_name", list(GAMES))
+def test_every_region_keeps_its_place_and_size_from_the_first_turn_to_the_last(game_name):
+    lang, options, seed, skill, play_bias = GAMES[game_name]
+    renderers = {size: Renderer(size, strict=True) for size in SIZES}
+    surfaces = {size: pygame.Surface(size) for size in SIZES}
+    first: dict[tuple[int, int], dict[str, pygame.Rect]] = {}
+    table_piles: dict[tuple[int, int], list[tuple[int, ...]]] = {size: [] for size in SIZES}
+    page_piles: dict[tuple[int, int], list[tuple[int, ...]]] = {size: [] for size in SIZES}
+    turns = 0
+    final_round = False
+    pile = -1
+    for controller in controller_turns(
+        LONG_NAMES, options, lang, seed, skill=skill, play_bias=play_bias
+    ):
+        game = controller.game
+        assert game is not None and controller.screen is Screen.GAME
+        final_round = final_round or bool(game.final_round_order())
+        saved = controller.message, dict(controller.device_notices)
+        for variant in status_variants(controller, turns):
+            set_variant(controller, variant)
+            for size in SIZES:
+                renderer, surface = renderers[size], surfaces[size]
+                controller.handle(PanelLayout(renderer.shows_pile(controller)))
+                renderer.draw(surface, controller)
+                regions = renderer.regions
+                assert regions, "the table page said no region"
+                if size not in first:
+                    first[size] = dict(regions)
+                assert regions == first[size], (
+                    f"turn {turns + 1} ({variant}) at {size}: "
+                    + ", ".join(
+                        f"{name} {first[size].get(name)} -> {rect}"
+                        for name, rect in regions.items()
+                        if first[size].get(name) != rect
+                    )
+                )
+                check_texts(renderer, size, regions)
+                if "pile" in regions and variant == "as it is":
+                    check_pile(renderer, controller, table_piles[size])
+            controller.message, controller.device_notices = saved[0], dict(saved[1])
+        if len(game.position.discards) != pile:  # the pile grew: its page, where it has one
+            pile = len(game.position.discards)
+            for size in SIZES:
+                if renderers[size].shows_pile(controller):
+                    continue
+                controller.page = GamePage.DISCARDS
+                renderers[size].draw(surfaces[size], controller)
+                controller.page = GamePage.TABLE
+                check_pile(renderers[size], controller, page_piles[size])
+        turns += 1
+    game = controller.game
+    assert game is not None
+    # the game was long: the final round, 20 discards and more, the pile on every panel
+    assert final_round and turns >= 55, (final_round, turns)
+    assert len(game.position.discards) >= 20, len(game.position.discards)
+    assert set(first) == set(SIZES)
+    for size in SIZES:
+        assert table_piles[size] or page_piles[size], f"no pile drawn at {size}"
+
+
+def test_the_status_box_holds_two_lines_and_shortens_the_rest_at_the_floor():
+    """The last action's box: a text longer than two lines is cut to two, ending in "…",
+    at the floor (never smaller); the box is as high with one line or with none."""
+    size = (320, 240)
+    renderer = Renderer(size, strict=True)
+    kit = renderer.kit
+    surface = pygame.Surface(size)
+    for controller in controller_turns(LONG_NAMES, SIX_SUITS, "de", 24, skill=0.6):
+        message = longest_message(controller)
+        words = message_words("de", message, LONG_NAMES)
+        if message is not None and len(kit.lines(words, kit.floor, size[0] - 2 * kit.pad)) > 2:
+            break
+    else:
+        raise AssertionError("no action said in more than two lines")
+    controller.message = message
+    renderer.draw(surface, controller)
+    box = renderer.regions["message"]
+    lines = [text for text in renderer.texts if box.contains(text.rect)]
+    assert len(lines) == 2
+    assert lines[-1].text.endswith("…") and all(text.shortened for text in lines)
+    assert all(text.size == text.floor == kit.floor for text in lines)
+    assert " ".join(text.text for text in lines)[:-1] in words
+    controller.message = None
+    renderer.draw(surface, controller)
+    assert renderer.regions["message"] == box
