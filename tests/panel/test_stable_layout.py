@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import math
 import os
+from typing import NamedTuple
 
 import pygame
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from support.long_games import controller_turns
 from support.screen_states import LONG_NAMES
 
+from companion.core import i18n
 from companion.core.controller import (
     Controller,
     GamePage,
@@ -36,10 +40,12 @@ from companion.core.controller import (
     message_words,
 )
 from companion.panel.screens import Renderer
+from companion.panel.screens.kit import WARN
 from engine import Color, Hint, Multicolor
 from engine.errors import HintTokensFull, IllegalAction
 from engine.game import Event, EventKind
 from engine.options import GameOptions
+from hardware.events import DeviceStatus
 
 #: Every panel size the companion supports, both ways round, the tall and the wide one.
 SIZES = [(800, 480), (480, 320), (320, 240), (480, 800), (320, 480), (240, 320)]
@@ -48,7 +54,7 @@ SIX_SUITS = GameOptions(multicolor=Multicolor.SHORT)
 WITH_HAND_MEMORY = GameOptions(multicolor=Multicolor.SHORT, hand_memory=True)
 
 #: (language, options, seed, skill, play bias): the seeds give long games (checked below).
-GAMES = {
+GAMES: dict[str, tuple[str, GameOptions, int, float, float]] = {
     "en": ("en", SIX_SUITS, 13, 0.5, 0.02),
     "de": ("de", SIX_SUITS, 24, 0.6, 0.05),
     "fr, hand memory": ("fr", WITH_HAND_MEMORY, 2, 0.5, 0.02),
@@ -132,9 +138,18 @@ def check_pile(renderer: Renderer, controller: Controller, densest: list[tuple[i
     densest.append(density)
 
 
-@pytest.mark.parametrize("game_name", list(GAMES))
-def test_every_region_keeps_its_place_and_size_from_the_first_turn_to_the_last(game_name):
-    lang, options, seed, skill, play_bias = GAMES[game_name]
+class Played(NamedTuple):
+    """What a game checked turn by turn was: how many turns, the final round reached,
+    the pile at the end."""
+
+    turns: int
+    final_round: bool
+    discards: int
+
+
+def check_game(lang: str, options: GameOptions, seed: int, skill: float, bias: float) -> Played:
+    """Play a game through the controller and draw every turn at every size (module
+    docstring); the checks fail at the first frame that breaks a rule."""
     renderers = {size: Renderer(size, strict=True) for size in SIZES}
     surfaces = {size: pygame.Surface(size) for size in SIZES}
     first: dict[tuple[int, int], dict[str, pygame.Rect]] = {}
@@ -144,7 +159,7 @@ def test_every_region_keeps_its_place_and_size_from_the_first_turn_to_the_last(g
     final_round = False
     pile = -1
     for controller in controller_turns(
-        LONG_NAMES, options, lang, seed, skill=skill, play_bias=play_bias
+        LONG_NAMES, options, lang, seed, skill=skill, play_bias=bias
     ):
         game = controller.game
         assert game is not None and controller.screen is Screen.GAME
@@ -182,14 +197,29 @@ def test_every_region_keeps_its_place_and_size_from_the_first_turn_to_the_last(g
                 controller.page = GamePage.TABLE
                 check_pile(renderers[size], controller, page_piles[size])
         turns += 1
-    game = controller.game
-    assert game is not None
-    # the game was long: the final round, 20 discards and more, the pile on every panel
-    assert final_round and turns >= 55, (final_round, turns)
-    assert len(game.position.discards) >= 20, len(game.position.discards)
-    assert set(first) == set(SIZES)
     for size in SIZES:
         assert table_piles[size] or page_piles[size], f"no pile drawn at {size}"
+    return Played(turns, final_round, pile)
+
+
+@pytest.mark.parametrize("game_name", list(GAMES))
+def test_every_region_keeps_its_place_and_size_from_the_first_turn_to_the_last(game_name):
+    played = check_game(*GAMES[game_name])
+    # the game was long: the final round, 20 discards and more
+    assert played.final_round and played.turns >= 55, played
+    assert played.discards >= 20, played
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    lang=st.sampled_from(i18n.LANGUAGES),
+    hand_memory=st.booleans(),
+)
+def test_any_game_keeps_its_regions(seed, lang, hand_memory):
+    """The same rule for games hypothesis picks (tables that discard a lot)."""
+    options = WITH_HAND_MEMORY if hand_memory else SIX_SUITS
+    check_game(lang, options, seed, 0.5, 0.02)
 
 
 def test_the_status_box_holds_two_lines_and_shortens_the_rest_at_the_floor():
@@ -217,3 +247,99 @@ def test_the_status_box_holds_two_lines_and_shortens_the_rest_at_the_floor():
     controller.message = None
     renderer.draw(surface, controller)
     assert renderer.regions["message"] == box
+
+
+def long_game_at(turn: int, lang: str = "en", options: GameOptions = SIX_SUITS) -> Controller:
+    """The "en" long game (20 and more discards) as it stands before ``turn``."""
+    for number, controller in enumerate(
+        controller_turns(LONG_NAMES, options, lang, 13, skill=0.5, play_bias=0.02), start=1
+    ):
+        if number == turn:
+            return controller
+    raise AssertionError(f"the game ended before turn {turn}")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_notice_that_comes_and_goes_moves_nothing_and_is_said_in_the_status_box(size):
+    """A device's notice on the game screen: said in the last action's box, on the
+    warning colour; every region where it was; gone, the last action again."""
+    controller = long_game_at(30)
+    renderer = Renderer(size, strict=True)
+    surface = pygame.Surface(size)
+    controller.handle(PanelLayout(renderer.shows_pile(controller)))
+    renderer.draw(surface, controller)
+    before = dict(renderer.regions)
+    last = [text.text for text in renderer.texts if before["message"].contains(text.rect)]
+    notice = "scanner: /dev/ttyUSB0 disconnected"
+    controller.handle(DeviceStatus("scanner", False, notice))
+    renderer.draw(surface, controller)
+    assert renderer.regions == before
+    said = [text for text in renderer.texts if before["message"].contains(text.rect)]
+    assert notice.startswith(said[0].text.rstrip("…"))
+    box = before["message"]
+    assert surface.get_at((box.left + 1, box.centery))[:3] == WARN  # the warning band
+    assert not any(text.rect.top < before["turn"].top for text in renderer.texts)
+    controller.handle(DeviceStatus("scanner", True, ""))
+    renderer.draw(surface, controller)
+    assert renderer.regions == before
+    assert [text.text for text in renderer.texts if box.contains(text.rect)] == last
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_unseen_counts_stand_in_a_column_of_their_own_right_aligned(size):
+    """A suit's unseen count is never between its symbol and its cards: each count ends
+    at its column's right edge, and every card of the pile lies left of the column."""
+    controller = long_game_at(60)
+    renderer = Renderer(size, strict=True)
+    surface = pygame.Surface(size)
+    if not renderer.shows_pile(controller):
+        controller.handle(PanelLayout(False))
+        controller.page = GamePage.DISCARDS
+    renderer.draw(surface, controller)
+    game = controller.game
+    assert game is not None and len(game.position.discards) >= 20
+    header = next(text.rect for text in renderer.texts if text.text == "unseen")
+    cards = [rect for _code, _mark, rect in renderer.kit.pile]
+    counts = [
+        text.rect
+        for text in renderer.texts
+        if text.text.isdigit() and text.rect.right == header.right and text.size == text.floor
+    ]
+    rows = len(game.setup.suits)
+    plan = renderer.kit.pile_plan
+    columns = plan.columns  # type: ignore[attr-defined]
+    if columns == 1:
+        assert len(counts) == rows, counts  # one per suit, in one right-aligned column
+    assert len(counts) >= -(-rows // columns)
+    column_left = min(rect.left for rect in counts)
+    for card in cards:
+        if card.top < max(rect.bottom for rect in counts) and card.right > column_left:
+            assert card.right <= column_left - renderer.kit.gap or columns > 1, card
+
+
+@pytest.mark.parametrize(
+    "size", [(480, 320), (320, 480), (480, 800)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
+def test_the_hand_strip_names_its_player_at_its_left_and_its_slots_stay_put(size):
+    """Hand memory: the strip of the player to act begins with their name (whole, or its
+    beginning), in a column as wide for every player: the slots do not move."""
+    renderer = Renderer(size, strict=True)
+    surface = pygame.Surface(size)
+    slots_at = set()
+    for turn in range(1, 7):
+        controller = long_game_at(turn, options=GameOptions(hand_memory=True))
+        renderer.draw(surface, controller)
+        strip = renderer.regions.get("hand")
+        assert strip is not None, f"no hand strip at {size}"
+        game = controller.game
+        assert game is not None
+        name = game.setup.names[game.position.current]
+        inside = sorted(
+            (text for text in renderer.texts if strip.contains(text.rect)),
+            key=lambda text: text.rect.left,
+        )
+        first = inside[0]
+        assert name.startswith(first.text.rstrip(".")) and len(first.text) >= 3, first
+        assert first.rect.left == strip.left
+        slots_at.add(min(text.rect.left for text in inside[1:]))
+    assert len(slots_at) == 1, slots_at

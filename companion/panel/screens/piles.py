@@ -387,7 +387,7 @@ def _small_tile(
     face = rect.copy()
     if mark:
         badge_w = _mark_width(kit, size)
-        badge = pygame.Rect(rect.right - badge_w - 1, rect.top, badge_w, rect.height)
+        badge = pygame.Rect(rect.right - badge_w, rect.top, badge_w, rect.height)
         pygame.draw.rect(surface, DARK_INK, badge, border_radius=3)
         kit.text(surface, mark, badge, size=size, color=WARN, align="center")
         face.width = badge.left - rect.left

@@ -176,11 +176,26 @@ def _plan(
     lang: str,
 ) -> TableLayout:
     layout = None
+    # the final round's names shortened where that keeps a line of whose turn free for
+    # the whole game (it is kept for the final round from the first turn)
+    full_w = kit.width - 2 * kit.pad
+    lines = {
+        short: max(
+            len(kit.lines(line, kit.big, full_w)) for line in turn_lines(names, lang, short=short)
+        )
+        for short in (False, True)
+    }
     # a tall panel's pile under the tokens needs a line for each suit's row: where the
-    # set-up leaves less, the pile is a page of its own (NEXT), as on a smaller panel
-    for pile_here in (True, False):
+    # set-up leaves less without flat fireworks or a hand strip left out, the pile is a
+    # page of its own (NEXT), as on a smaller panel
+    tall = kit.height > kit.width and pile_on_table((kit.width, kit.height))
+    for pile_here in (True, False) if tall else (True,):
         for concessions in _LADDER:
             if not hand_memory and (concessions.flat_hand or concessions.no_hand):
+                continue
+            if tall and pile_here and (concessions.flat_fireworks or concessions.no_hand):
+                continue
+            if lines[True] < lines[False] and not concessions.short_names:
                 continue
             strip = hand_memory and not concessions.no_hand
             layout = _arrange(kit, names, suits, hand_size, strip, concessions, lang, pile_here)
@@ -206,7 +221,8 @@ def _arrange(
     force: bool = False,
 ) -> TableLayout | None:
     """One arrangement, or None when its least sizes do not fit the panel.
-    ``pile_here``: a tall panel shows the pile under the tokens."""
+    ``pile_here``: a tall panel shows the pile under the tokens, with room for a line
+    for each suit's row."""
     w, h, pad, gap = kit.width, kit.height, kit.pad, kit.gap
     portrait = h > w
     wide = not portrait and pile_on_table((w, h))
@@ -253,18 +269,20 @@ def _arrange(
     if strip:
         flat = concessions.flat_hand
         hand_h = hand.flat_tile_height(kit) if flat else hand.tile_height(kit)
-        hand_name_w = _name_column(kit, names, inner_w - hand.row_width(kit, hand_size, flat=flat))
+        slots_w = hand.row_width(kit, hand_size, flat=flat)
+        hand_name_w = _name_column(kit, names, inner_w - slots_w)
         if hand_name_w <= 0 and not force:
             return None  # the strip without its player's name: not this way
     least = kit.flat_card_height() if concessions.flat_fireworks else kit.card_height()
     # what the column holds besides the fireworks (and a tall panel's pile), with the
     # room between: the tokens, the last action and the score close together
-    fixed = pad + (hand_h + pad if hand_h else 0) + tokens_h + gap + message_h + gap
+    fixed = gap + (hand_h + gap if hand_h else 0) + tokens_h + gap + message_h + gap
     fixed += score_h + pad
     pile_least = 0
     if tall:  # the pile under the tokens: at least a line for each suit's row
         fixed += pad - gap + pad
-        pile_least = piles.least_pile_height(kit, suits, inner_w - 2 * gap, lang) + 2 * gap
+        pile_w = inner_w - 2 * gap
+        pile_least = piles.least_pile_height(kit, suits, pile_w, lang) + 2 * gap
     room = bar.top - top - fixed
     if room - pile_least < least and not force:
         return None
@@ -275,11 +293,11 @@ def _arrange(
         most = least
     fireworks_h = max(least, min(room - pile_least, most))
     fireworks = pygame.Rect(pad, top, inner_w, fireworks_h)
-    y = fireworks.bottom + pad
+    y = fireworks.bottom + gap
     hand_box = None
     if hand_h:
         hand_box = pygame.Rect(pad, y, inner_w, hand_h)
-        y = hand_box.bottom + pad
+        y = hand_box.bottom + gap
     tokens = pygame.Rect(pad, y, inner_w, tokens_h)
     y = tokens.bottom + gap
     pile = None
