@@ -32,6 +32,7 @@ from support.screen_states import LONG_NAMES
 from companion.core import i18n
 from companion.core.controller import (
     Controller,
+    FindingsOpen,
     GamePage,
     PanelLayout,
     Refused,
@@ -41,11 +42,12 @@ from companion.core.controller import (
 )
 from companion.panel.screens import Renderer
 from companion.panel.screens.kit import WARN
+from companion.vocabulary.records import Finding
 from engine import Color, Hint, Multicolor
 from engine.errors import HintTokensFull, IllegalAction
 from engine.game import Event, EventKind
 from engine.options import GameOptions
-from hardware.events import DeviceStatus
+from hardware.events import DeviceStatus, Key, Press
 
 #: Every panel size the companion supports, both ways round, the tall and the wide one.
 SIZES = [(800, 480), (480, 320), (320, 240), (480, 800), (320, 480), (240, 320)]
@@ -343,3 +345,27 @@ def test_the_hand_strip_names_its_player_at_its_left_and_its_slots_stay_put(size
         assert first.rect.left == strip.left
         slots_at.add(min(text.rect.left for text in inside[1:]))
     assert len(slots_at) == 1, slots_at
+
+
+@pytest.mark.parametrize(
+    "page", [GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS, GamePage.HANDS]
+)
+def test_a_finding_is_said_on_every_page_of_the_game_screen_and_a_tap_on_it_is_its_ok(page):
+    """No banner over the game screen: on the table page the finding is in the last
+    action's box, on a page above it; a tap there is OK (the finding seen)."""
+    size = (480, 320)
+    controller = long_game_at(20, options=GameOptions(hand_memory=True))
+    controller.handle(FindingsOpen((Finding("f1", "database_emptied", {"games": 4}, "now"),)))
+    renderer = Renderer(size, strict=True)
+    controller.handle(PanelLayout(renderer.shows_pile(controller)))
+    controller.page = page
+    surface = pygame.Surface(size)
+    targets = renderer.draw(surface, controller)
+    notice = controller.notice
+    assert notice
+    said = [text for text in renderer.texts if notice.startswith(text.text.rstrip("…"))]
+    assert said, [text.text for text in renderer.texts]
+    x, y = said[0].rect.center
+    tapped = next(event for rect, event in reversed(targets) if rect.collidepoint(x, y))
+    assert tapped == Press(Key.OK)
+    assert surface.get_at((said[0].rect.left - 2, said[0].rect.centery))[:3] == WARN

@@ -240,8 +240,9 @@ def _colors(game: Game) -> list[Color]:
 
 
 def draw_hands_page(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
-    """Every player's hand memory, under a title where the slots keep two lines with it;
-    a tap anywhere (or NEXT) turns back to the table."""
+    """Every player's hand memory, under a title where the slots keep two lines with it
+    (a notice above, while there is one); a tap anywhere (or NEXT) turns back to the
+    table."""
     game, lang = controller.game, controller.language
     assert game is not None
     w, h, pad = kit.width, kit.height, kit.pad
@@ -249,12 +250,18 @@ def draw_hands_page(kit: Kit, surface: pygame.Surface, controller: Controller) -
     names = game.setup.names
     hands = [game.hand_memory(seat) for seat in range(game.setup.players)]
     widest = max(len(memory) for memory in hands)
+    kit.target(pygame.Rect(0, 0, w, h), Press(Key.NEXT))  # under the notice's OK, if any
+    top = pad
+    notice = controller.notice
+    if notice:  # a notice above the hands, on a line of its own (no banner over them)
+        band = pygame.Rect(pad, pad, w - 2 * pad, kit.line_height(kit.floor))
+        _draw_notice(kit, surface, controller, notice, layout.place("notice", band))
+        top = band.bottom + pad
     title_h = kit.line_height(kit.big) + pad
-    area = pygame.Rect(pad, pad + title_h, w - 2 * pad, h - title_h - 2 * pad)
+    area = pygame.Rect(pad, top + title_h, w - 2 * pad, h - top - title_h - pad)
     if not hand.hands_fit(kit, area, names, widest):
-        area = pygame.Rect(pad, pad, w - 2 * pad, h - 2 * pad)  # no title: room for the slots
+        area = pygame.Rect(pad, top, w - 2 * pad, h - top - pad)  # no title: room for the slots
     else:
-        title_box = layout.place("title", pygame.Rect(pad, pad, w - 2 * pad, title_h - pad))
+        title_box = layout.place("title", pygame.Rect(pad, top, w - 2 * pad, title_h - pad))
         kit.text(surface, i18n.tr(lang, "hands"), title_box, size=kit.big, color=ACCENT)
     hand.draw_hands(kit, surface, layout, area, names, hands, _colors(game), game.current_player)
-    kit.target(pygame.Rect(0, 0, w, h), Press(Key.NEXT))

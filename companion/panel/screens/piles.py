@@ -298,7 +298,7 @@ def _card_width(kit: Kit, plan: PilePlan, card: Card) -> int:
         narrowest = kit.width_of("×", kit.floor) + kit.line_height(kit.floor) + 8
         return max(int(plan.tile_h * CARD_RATIO), narrowest)
     mark = _mark_width(kit, plan.size) if card in plan.marked else 0
-    return kit.width_of("5", plan.size) + mark + 6
+    return kit.width_of("5", plan.size) + mark + 8
 
 
 def _mark_width(kit: Kit, size: int) -> int:
@@ -386,11 +386,13 @@ def _small_tile(
     ink = kit.card_face(surface, rect, card.color)
     face = rect.copy()
     if mark:
+        # the badge inside the tile, framed by the suit's colour; its mark on a line as
+        # high as the tile's (the glyph is shorter than its line)
         badge_w = _mark_width(kit, size)
-        badge = pygame.Rect(rect.right - badge_w, rect.top, badge_w, rect.height)
-        pygame.draw.rect(surface, DARK_INK, badge, border_radius=3)
-        kit.text(surface, mark, badge, size=size, color=WARN, align="center")
-        face.width = badge.left - rect.left
+        line = pygame.Rect(rect.right - badge_w - 2, rect.top, badge_w, rect.height)
+        pygame.draw.rect(surface, DARK_INK, line.inflate(0, -4), border_radius=3)
+        kit.text(surface, mark, line, size=size, color=WARN, align="center")
+        face.width = line.left - rect.left
     kit.text(surface, str(card.rank), face, size=size, color=ink, align="center")
 
 
