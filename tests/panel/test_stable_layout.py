@@ -369,3 +369,25 @@ def test_a_finding_is_said_on_every_page_of_the_game_screen_and_a_tap_on_it_is_i
     tapped = next(event for rect, event in reversed(targets) if rect.collidepoint(x, y))
     assert tapped == Press(Key.OK)
     assert surface.get_at((said[0].rect.left - 2, said[0].rect.centery))[:3] == WARN
+
+
+@pytest.mark.parametrize(
+    "size", [(240, 320), (320, 240), (800, 480)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
+def test_where_the_table_keeps_no_hand_strip_every_hand_is_on_the_hands_page(size):
+    """A panel whose table page cannot hold the hand strip for the whole game (the final
+    round's line, the pile) shows no part of it there; NEXT turns to every hand."""
+    names = ("Ann", "Bo", "Cy")
+    turns = controller_turns(names, GameOptions(hand_memory=True), "en", 1)
+    controller = next(c for number, c in enumerate(turns, start=1) if number == 8)
+    renderer = Renderer(size, strict=True)
+    surface = pygame.Surface(size)
+    controller.handle(PanelLayout(renderer.shows_pile(controller)))
+    renderer.draw(surface, controller)
+    assert "hand" not in renderer.regions
+    assert GamePage.HANDS in controller.pages
+    controller.page = GamePage.HANDS
+    renderer.draw(surface, controller)
+    said = [text.text for text in renderer.texts]
+    assert all(name in said for name in names)
+    assert said.count("1") >= len(names) and said.count("5") >= len(names)  # every slot

@@ -214,11 +214,20 @@ def _draw_hand(
     kit: Kit, surface: pygame.Surface, rect: pygame.Rect, game: Game, plan: table.TableLayout
 ) -> None:
     """The hand memory of the player to act, their name at its left in a column of its
-    own (in the turn line's colour, shortened where the slots need the room)."""
+    own (in the turn line's colour, shortened where the slots need the room), or on a
+    line above the slots where even its beginning does not fit beside them."""
     seat = game.position.current
     memory = game.hand_memory(seat)
     names = game.setup.names
     column = plan.hand_name_w
+    if not column:  # the name on a line above the slots
+        line = kit.line_height(kit.floor)
+        kit.text(
+            surface, names[seat], pygame.Rect(rect.left, rect.top, rect.width, line), color=ACCENT
+        )
+        slots = pygame.Rect(rect.left, rect.top + line, rect.width, rect.height - line)
+        hand.draw_row(kit, surface, slots, memory, _colors(game))
+        return
     label = next(
         (
             label

@@ -37,7 +37,7 @@ from companion.panel.screens.kit import MENU_ICON, Kit
 MESSAGE_LINES = 2
 
 #: The share of a wide panel's width the main column takes (the discard pile the rest:
-#: room for its title and "unseen" on one line, six suits on six lines).
+#: its title and "unseen" on one line, seven lines of tiles under it at 800x480).
 MAIN_SHARE = 0.53
 
 #: The widest figure of the score line (score, max, pace: two digits each).
@@ -58,7 +58,8 @@ class TableLayout(Struct, frozen=True):
     buttons: pygame.Rect
     pile: pygame.Rect | None
     hand: pygame.Rect | None
-    #: The hand strip's column for the player's name, at its left (0: no strip).
+    #: The hand strip's column for the player's name, at its left (0: the name on a line
+    #: above the slots, or no strip).
     hand_name_w: int
     #: A page's band for whose turn (the pile's, the actions'), above the page: as high
     #: as a plain turn takes (the final round's order is the table page's).
@@ -92,6 +93,8 @@ class TableLayout(Struct, frozen=True):
 
 
 class _Concessions(Struct, frozen=True):
+    """What an arrangement gives up to fit: each for the whole game."""
+
     short_names: bool = False
     flat_hand: bool = False
     flat_fireworks: bool = False
@@ -270,9 +273,11 @@ def _arrange(
         flat = concessions.flat_hand
         hand_h = hand.flat_tile_height(kit) if flat else hand.tile_height(kit)
         slots_w = hand.row_width(kit, hand_size, flat=flat)
+        if slots_w > inner_w and not force:
+            return None  # the slots themselves do not fit: not this way
         hand_name_w = _name_column(kit, names, inner_w - slots_w)
-        if hand_name_w <= 0 and not force:
-            return None  # the strip without its player's name: not this way
+        if hand_name_w <= 0:  # no room at the slots' left: the name on a line above them
+            hand_h += floor_line
     least = kit.flat_card_height() if concessions.flat_fireworks else kit.card_height()
     # what the column holds besides the fireworks (and a tall panel's pile), with the
     # room between: the tokens, the last action and the score close together
