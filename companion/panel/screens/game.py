@@ -111,9 +111,10 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
         pile = layout.place("pile", plan.pile)
         pygame.draw.rect(surface, PANEL, pile, border_radius=8)
         piles.discards(kit, surface, game, table.pile_body(kit, pile), lang)
-    _draw_status(kit, surface, controller, layout.place("message", plan.message))
-    score = score_text(lang, game)
-    _top_lines(kit, surface, score, layout.place("score", plan.score), kit.big, DIM)
+    message_box = layout.place("message", plan.message)
+    score_box = layout.place("score", plan.score)
+    if not _draw_status(kit, surface, controller, message_box, score_box):
+        _top_lines(kit, surface, score_text(lang, game), score_box, kit.big, DIM)
     # the fireworks' area turns the page when tapped
     main = plan.fireworks.union(plan.tokens)
     kit.target(pygame.Rect(0, main.top, main.right + kit.pad, main.height), Press(Key.NEXT))
@@ -155,19 +156,31 @@ def _draw_page(
 
 
 def _draw_status(
-    kit: Kit, surface: pygame.Surface, controller: Controller, box: pygame.Rect
-) -> None:
+    kit: Kit,
+    surface: pygame.Surface,
+    controller: Controller,
+    box: pygame.Rect,
+    score: pygame.Rect,
+) -> bool:
     """The last action's box, two lines: a refusal or a notice line (the answer to a
     key) first, else the notice (a device, a finding: a tap on it is its OK), else what
-    just happened; shortened with "…" where it does not fit, never smaller."""
+    just happened; shortened with "…" where it does not fit, never smaller. A notice
+    longer than the box takes the score line's place too (it is drawn again once the
+    notice goes): return whether it did."""
     message = controller.message
     notice = controller.notice
     if notice and not isinstance(message, Refused | Info):
+        inner = box.width - 2 * kit.pad
+        lines = len(kit.lines(notice, kit.floor, inner))
+        if lines * kit.line_height(kit.floor) > box.height:
+            _draw_notice(kit, surface, controller, notice, box.union(score))
+            return True
         _draw_notice(kit, surface, controller, notice, box)
-        return
+        return False
     words, color = message_text(controller)
     if words:
         _top_lines(kit, surface, words, box, kit.floor, color, shorten=True)
+    return False
 
 
 def _draw_notice(
