@@ -197,6 +197,7 @@ def in_process(display_name: str, report: Report) -> dict[str, tuple[int, int]]:
     tmp = Path(tempfile.mkdtemp(prefix="app-speed-"))
     storage = Storage.open(tmp / "data")
     draft = SetupDraft.from_settings({}, default=draft_from_config(load_config(None)))
+    draft.hint_content = False  # the cycles time a hint of one press (the count level)
     controller, game_id = resume(storage, draft)
     app = App(storage, display, controller, game_id)
 

@@ -15,7 +15,13 @@ Python imports our engine too, so its venv needs the engine's dependencies
 (``orjson``, ``msgspec``: ``/opt/hle/venv/bin/pip install msgspec``).
 
 The rounds (default 10) interleave the four measurements so that a busy
-machine slows them alike; each figure is the median of its rounds. Ends with
+machine slows them alike; each figure is the median of its rounds.
+
+Then Hanab Live's variants (issue 35): for each family of the table
+(``engine.variants.family_of``: Rainbow, Pink-Ones, Clue Starved…), games of
+its variants played on our simulated table (2 to 5 players, hand memory on),
+parsed and refereed as ``replay`` does; it prints the slowest family's rate
+and its ratio to HLE's base games (to our base games without HLE). Ends with
 the median start-up time of ``hanabi-companion replay``.
 """
 
@@ -35,9 +41,12 @@ from engine.log import format_log, parse_log, replay_log
 from engine.options import GameOptions
 from engine.setup import GameSetup
 from engine.table import SimulatedTable
+from engine.variants import family_of, variant_names
 
 GAMES = 200
 ROUNDS = 10
+#: Games per family of Hanab Live's variants (each a variant of the family in turn).
+FAMILY_GAMES = 12
 
 
 def hle_logs(hle_games: object, games: int) -> tuple[list[object], list[str], list[str]]:
@@ -57,6 +66,24 @@ def simulated_logs(games: int, hand_memory: bool) -> list[str]:
         game = SimulatedTable(setup, rng, skill=rng.uniform(0.6, 1)).play_out()
         texts.append(format_log(game.setup, game.actions))
     return texts
+
+
+def family_logs(games: int) -> dict[str, list[str]]:
+    """Per family of Hanab Live's variants, ``games`` simulated games with hand memory."""
+    rng = random.Random(35)
+    families: dict[str, list[str]] = {}
+    for name in variant_names():
+        families.setdefault(family_of(name), []).append(name)
+    logs: dict[str, list[str]] = {}
+    for family, names in families.items():
+        texts = []
+        for i in range(games):
+            options = GameOptions(variant=names[i % len(names)], hand_memory=True)
+            setup = GameSetup(players=2 + i % 4, options=options)
+            game = SimulatedTable(setup, rng, skill=rng.uniform(0.6, 1)).play_out()
+            texts.append(format_log(game.setup, game.actions))
+        logs[family] = texts
+    return logs
 
 
 def timed(run: Callable[[], object]) -> float:
@@ -141,6 +168,39 @@ def main() -> None:
         print("ratio ours (referee only) / HLE (pre-built moves):")
         print(f"  hand memory off: {rate('ours referee only, off') / prebuilt:.2f}")
         print(f"  hand memory on:  {rate('ours referee only, on') / prebuilt:.2f}")
+
+    # Hanab Live's variants, family by family: parse + referee, hand memory on.
+    families = family_logs(FAMILY_GAMES)
+    family_actions = {
+        family: sum(len(parse_log(text).actions) for text in texts)
+        for family, texts in families.items()
+    }
+    family_times: dict[str, list[float]] = {family: [] for family in families}
+    for _ in range(rounds):
+        for family, texts in families.items():
+            family_times[family].append(timed(replay_all(texts)))
+    family_rates = {
+        family: family_actions[family] / statistics.median(times_)
+        for family, times_ in family_times.items()
+    }
+    slowest = min(family_rates, key=family_rates.__getitem__)
+    fastest = max(family_rates, key=family_rates.__getitem__)
+    total = sum(family_actions.values())
+    print(
+        f"Hanab Live's variants: {len(families)} families, {FAMILY_GAMES} games each "
+        f"({total} actions), parse + referee, hand memory on:"
+    )
+    print(f"  slowest family, {slowest}: {family_rates[slowest]:,.0f} /s")
+    print(f"  fastest family, {fastest}: {family_rates[fastest]:,.0f} /s")
+    slowest_rate = family_rates[slowest]
+    if hle_games is not None:
+        built = actions / statistics.median(hle_times["built"])
+        print(
+            f"  ratio slowest family / HLE base games (build + apply): {slowest_rate / built:.2f}"
+        )
+    else:
+        base = rate("ours, hand memory on")
+        print(f"  ratio slowest family / our base games, hand memory on: {slowest_rate / base:.2f}")
 
     command = Path(sys.executable).with_name("hanabi-companion")
     if command.exists():

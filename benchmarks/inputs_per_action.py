@@ -1,4 +1,8 @@
-"""Inputs per action, with hand memory off and on, for each input set-up (issue 14).
+"""Inputs per action at each hint level, for each input set-up (issues 14 and 33).
+
+The levels: *count* (a hint is one press, recorded bare), *content* (the hint's colour or
+rank, no slots; its receiver only at two players, where it is the other seat) and
+*slots* (hand memory: receiver, clue, slots; every play and discard its slot).
 
 Drives the real :class:`~companion.core.controller.Controller` with the input events each
 set-up sends: keys through the real key table (``companion.panel.keys``), taps on what the
@@ -36,6 +40,7 @@ from companion.core.controller import (
     MORE_CLUES,
     SOFT_KEYS,
     Controller,
+    HintLevel,
     RecordAction,
     RecordUndo,
     SetupDraft,
@@ -45,7 +50,6 @@ from companion.panel.keys import key_event
 from companion.panel.screens import Renderer
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import Card, Color
-from engine.options import GameOptions
 from hardware.events import (
     CardScanned,
     ChooseColor,
@@ -75,10 +79,12 @@ class Counted:
 class Table:
     """A controller in a game, and the inputs counted so far."""
 
-    def __init__(self, hand_memory: bool) -> None:
-        options = GameOptions(hand_memory=hand_memory)
-        self.controller = Controller(SetupDraft(players=PLAYERS, options=options))
+    def __init__(self, level: HintLevel) -> None:
+        draft = SetupDraft(players=PLAYERS)
+        draft.choose_hint_level(level)
+        self.controller = Controller(draft)
         self.controller.handle(Press(Key.OK))  # Start
+        assert self.controller.hint_level is level
         self.inputs = 0
         self.reads = 0
         self.effects: list[object] = []
@@ -86,6 +92,10 @@ class Table:
     @property
     def hand_memory(self) -> bool:
         return self.controller.hand_memory
+
+    @property
+    def level(self) -> HintLevel:
+        return self.controller.hint_level
 
     def send(self, event: InputEvent, *, counted: bool = True) -> None:
         self.effects.extend(self.controller.handle(event))
@@ -135,24 +145,32 @@ PLAY = Play(Card.from_code("R1"), player=1, slot=2)
 DISCARD = Discard(Card.from_code("B4"), player=1, slot=2)
 
 
-def without_slots(action: Action) -> Action:
-    if isinstance(action, Hint):
+def at_level(action: Action, level: HintLevel) -> Action:
+    """What the panel records of ``action`` at ``level``: all of it with hand memory; else
+    no slot, and a hint bare (count) or with its clue (content; its receiver only at two
+    players, where it is known)."""
+    if level is HintLevel.SLOTS:
+        return action
+    if not isinstance(action, Hint):
+        return replace(action, slot=None)
+    if level is HintLevel.COUNT:
         return Hint(player=action.player)
-    return replace(action, slot=None)
+    to = action.to if PLAYERS == 2 else None
+    return Hint(to, action.color, action.rank, player=action.player)
 
 
 def clue_events(table: Table, hint: Hint) -> list[InputEvent]:
-    """The choices of a hint: the receiver (not with two players), the clue page, the
-    clue, the slots."""
+    """The choices of a hint: with hand memory the receiver (not with two players), the
+    clue page, the clue, then the slots."""
     events: list[InputEvent] = []
-    if PLAYERS > 2:
+    if PLAYERS > 2 and table.hand_memory:
         events.append(ChooseSeat(hint.to or 0))
     if hint.rank is not None:
         events += [MORE_CLUES, ChooseRank(hint.rank)]
     else:
         assert hint.color is not None
         events.append(ChooseColor(hint.color))
-    return events + [ChooseSlot(slot) for slot in hint.slots or ()]
+    return events + [ChooseSlot(slot) for slot in (hint.slots or ()) if table.hand_memory]
 
 
 def card_events(table: Table, action: Play | Discard) -> list[InputEvent]:
@@ -169,12 +187,16 @@ def card_events(table: Table, action: Play | Discard) -> list[InputEvent]:
 def keyboard(table: Table, action: Action) -> None:
     if isinstance(action, Hint):
         table.key("h")
+        if table.level is HintLevel.COUNT:
+            return
+        clue = action.color.letter.lower() if action.color is not None else str(action.rank)
         if not table.hand_memory:
+            table.key(clue)  # the clue records it
             return
         assert action.to is not None
         if PLAYERS > 2:
             table.key(str(action.to + 1))
-        table.key(action.color.letter.lower() if action.color is not None else str(action.rank))
+        table.key(clue)
         for slot in action.slots or ():
             table.key(str(slot))
         table.key("return")
@@ -191,7 +213,13 @@ def keyboard(table: Table, action: Action) -> None:
 def touch(table: Table, action: Action) -> None:
     if isinstance(action, Hint):
         table.tap(Press(Key.HINT))
-        if table.hand_memory:
+        if table.level is HintLevel.CONTENT:
+            events = clue_events(table, action)
+            if events[0] == MORE_CLUES and table.drawn(events[1]):
+                events = events[1:]  # every clue is on the screen: no page to turn
+            for event in events:
+                table.tap(event)
+        elif table.hand_memory:
             events = clue_events(table, action)
             slots = action.slots or ()
             shortcut = ChooseSlot(slots[0], action.to) if slots and PLAYERS > 2 else None
@@ -216,9 +244,10 @@ def touch(table: Table, action: Action) -> None:
 def buttons(table: Table, action: Action) -> None:
     if isinstance(action, Hint):
         table.send(Press(Key.HINT))
-        if table.hand_memory:
+        if table.level is not HintLevel.COUNT:
             for event in clue_events(table, action):
                 table.button(event)
+        if table.hand_memory:
             table.send(Press(Key.OK))
         return
     assert isinstance(action, Play | Discard)
@@ -263,22 +292,22 @@ SETUPS: dict[str, Callable[[Table, Action], None]] = {
 }
 
 
-def measure(setup: Callable[[Table, Action], None], hand_memory: bool) -> dict[str, Counted]:
-    """Inputs for each hint, a play, a discard and an undo."""
+def measure(setup: Callable[[Table, Action], None], level: HintLevel) -> dict[str, Counted]:
+    """Inputs for each hint, a play, a discard and an undo, at the hint ``level``."""
     counts: dict[str, Counted] = {}
     hints = (("colour hint", COLOR_HINT), ("rank hint", RANK_HINT), ("2-slot hint", TWO_SLOT_HINT))
     for name, hint in hints:
-        table = Table(hand_memory)
-        meant = hint if hand_memory else without_slots(hint)
-        setup(table, meant)
+        table = Table(level)
+        meant = at_level(hint, level)
+        setup(table, hint)
         assert table.recorded() == [meant], (name, table.recorded(), meant)
         counts[name] = Counted(table.inputs, table.reads)
     for name, card_action in (("play", PLAY), ("discard", DISCARD)):
-        table = Table(hand_memory)
-        setup(table, COLOR_HINT if hand_memory else without_slots(COLOR_HINT))
+        table = Table(level)
+        setup(table, COLOR_HINT)
         table.inputs = table.reads = 0
         table.effects.clear()
-        meant = card_action if hand_memory else without_slots(card_action)
+        meant = at_level(card_action, level)
         setup(table, meant)
         assert table.recorded() == [meant], (name, table.recorded(), meant)
         counts[name] = Counted(table.inputs, table.reads)
@@ -301,7 +330,7 @@ def measure(setup: Callable[[Table, Action], None], hand_memory: bool) -> dict[s
 
 def phone_meant(action: Action, hand_memory: bool) -> Action:
     """What the phone records: a hint always names its receiver and clue (the page asks
-    them); without hand memory, no slots."""
+    them, at every level); without hand memory, no slots."""
     if hand_memory:
         return action
     if isinstance(action, Hint):
@@ -336,12 +365,18 @@ def phone_enter(phone: Any, action: Action, hand_memory: bool) -> None:
     phone.tap("#flow .confirm")
 
 
-def phone_measure(browser: Any, data: Path, hand_memory: bool) -> dict[str, Counted]:
+def phone_measure(browser: Any, data: Path, level: HintLevel) -> dict[str, Counted]:
     """Taps on the page for each hint, a play, a discard and an undo (3 players)."""
     from support.needs import PHONE
     from support.phone_table import LiveTable, Phone
 
-    table = LiveTable(data, players=PLAYERS, hand_memory=hand_memory)
+    hand_memory = level is HintLevel.SLOTS
+    table = LiveTable(
+        data,
+        players=PLAYERS,
+        hand_memory=hand_memory,
+        hint_content=level is HintLevel.CONTENT,
+    )
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
     counts: dict[str, Counted] = {}
     try:
@@ -401,28 +436,31 @@ def phone_row(columns: tuple[str, ...]) -> str:
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as folder:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
-            off = phone_measure(browser, Path(folder) / "off", False)
-            on = phone_measure(browser, Path(folder) / "on", True)
+            counts = [phone_measure(browser, Path(folder) / lv.value, lv) for lv in HintLevel]
         finally:
             browser.close()
-    cells = [f"{off[column]} / {on[column]}" for column in columns]
-    return "| phone (360x740) | " + " | ".join(cells) + " |"
+    return "| phone (360x740) | " + " | ".join(cells(counts, columns)) + " |"
+
+
+def cells(counts: list[dict[str, Counted]], columns: tuple[str, ...]) -> list[str]:
+    """Each column's counts at the levels, "count / content / slots"."""
+    return [" / ".join(str(at[column]) for at in counts) for column in columns]
 
 
 def main() -> None:
     pygame.font.init()
     columns = ("colour hint", "rank hint", "2-slot hint", "play", "discard", "undo")
+    levels = " / ".join(level.value for level in HintLevel)
     print(
-        f"Inputs per action, {PLAYERS} players, hand memory off / on; a colour or a rank "
-        "hint touching one slot, a colour hint touching two"
+        f"Inputs per action, {PLAYERS} players, at each hint level ({levels}); a colour or "
+        "a rank hint touching one slot, a colour hint touching two"
     )
     print()
     print("| set-up | " + " | ".join(columns) + " |")
     print("| --- |" + " --- |" * len(columns))
     for name, setup in SETUPS.items():
-        off, on = measure(setup, False), measure(setup, True)
-        cells = [f"{off[column]} / {on[column]}" for column in columns]
-        print(f"| {name} | " + " | ".join(cells) + " |")
+        counts = [measure(setup, level) for level in HintLevel]
+        print(f"| {name} | " + " | ".join(cells(counts, columns)) + " |")
     print(phone_row(columns))
 
 

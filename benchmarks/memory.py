@@ -85,7 +85,7 @@ def main() -> None:
     counter = [0]
     with tempfile.TemporaryDirectory() as tmp:
         storage = Storage.open(Path(tmp))
-        controller, game_id = resume(storage, SetupDraft(players=3))
+        controller, game_id = resume(storage, SetupDraft(players=3, hint_content=False))
         display = open_display("dummy", (480, 320))
         app = App(storage, display, controller, game_id)
         figures = {}

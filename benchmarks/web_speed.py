@@ -210,7 +210,7 @@ def input_to_frame(phones_count: int, actions: int) -> list[tuple[float, float]]
 
     with tempfile.TemporaryDirectory() as folder:
         storage = Storage.open(Path(folder))
-        controller, game_id = resume(storage, SetupDraft(players=4))
+        controller, game_id = resume(storage, SetupDraft(players=4, hint_content=False))
         display = open_display("dummy", (480, 320))
         app = App(storage, display, controller, game_id)
         web = None

@@ -4,8 +4,9 @@ Every exception the project raises on purpose is a :class:`CompanionError`; each
 leaf also inherits the builtin that matches what went wrong (gpiozero's pattern),
 so a caller catches what it means: a refused action or a bad value is a
 ``ValueError``, an unusable storage an ``OSError``, no GPIO or no screen a
-``RuntimeError``. The leaves live beside what raises them (``SetupError`` in
-``engine/options.py``, ``StorageError`` in ``companion/storage/errors.py``…)::
+``RuntimeError``. The leaves live beside what raises them (``CardFormatError`` in
+``engine/cards.py``, ``StorageError`` in ``companion/storage/errors.py``…), but
+``SetupError`` lives here: the options and the variants both raise it::
 
     CompanionError
     ├── IllegalAction (ValueError)    a rule refuses the action; one subclass per rule
@@ -40,6 +41,20 @@ from typing import ClassVar
 
 class CompanionError(Exception):
     """The root of every exception the project raises on purpose."""
+
+
+class SetupError(CompanionError, ValueError):
+    """A set-up the rules do not allow (player count, seats, variant mix, variant name).
+
+    ``code`` names the rule, for programs and for other languages:
+
+    >>> SetupError("crowning_one_variant", "...").code
+    'crowning_one_variant'
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 #: Every refusal's English sentence, by its code: the one place they are written. The
@@ -169,6 +184,49 @@ class HintColorNotAllowed(IllegalAction):
     default_message = (
         "With wild {color}, a hint cannot name {color}: every colour hint touches those cards"
     )
+
+
+class HintColorNotNamed(IllegalAction):
+    """A hint naming a colour the variant's suit of that colour has none of (a white, a
+    null, a prism suit: no hint names it)."""
+
+    code = "hint_color_not_named"
+    default_message = "No hint names {color} in this variant: its cards have no colour of their own"
+
+
+class NoColorHints(IllegalAction):
+    """A colour hint in a variant whose hints never name a colour (Color Mute)."""
+
+    code = "no_color_hints"
+    default_message = "In this variant a hint never names a colour: name a rank"
+
+
+class NoRankHints(IllegalAction):
+    """A rank hint in a variant whose hints never name a rank (Number Mute, Synesthesia)."""
+
+    code = "no_rank_hints"
+    default_message = "In this variant a hint never names a rank: name a colour"
+
+
+class RankHintNotAllowed(IllegalAction):
+    """A hint naming a rank the variant's hints do not name (Pink-Ones: no 1 hint)."""
+
+    code = "rank_hint_not_allowed"
+    default_message = "In this variant a hint cannot name {rank}"
+
+
+class HintMustNameRank(IllegalAction):
+    """Alternating clues: a colour hint after a colour hint."""
+
+    code = "hint_must_name_rank"
+    default_message = "The last hint named a colour: in this variant the next one names a rank"
+
+
+class HintMustNameColor(IllegalAction):
+    """Alternating clues: a rank hint after a rank hint."""
+
+    code = "hint_must_name_color"
+    default_message = "The last hint named a rank: in this variant the next one names a colour"
 
 
 class HintToEmptyHand(IllegalAction):
@@ -306,6 +364,14 @@ class CardNotInSlot(IllegalAction):
 
     code = "card_not_in_slot"
     default_message = "Slot {slot} was hinted {clue}: {card} cannot be there. " + _CHECK_THE_SLOT
+
+
+class CardNotPossible(IllegalAction):
+    """A revealed card the hints about its slot rule out, though its colour and its rank
+    each remain possible (a special suit's or a special rank's rules)."""
+
+    code = "card_not_possible"
+    default_message = "The hints about slot {slot} rule {card} out. " + _CHECK_THE_SLOT
 
 
 class CardRuledOut(IllegalAction):

@@ -29,19 +29,9 @@ from typing import Any, NamedTuple, NoReturn
 from engine import errors
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card, Color
-from engine.memory import (
-    CARD_BITS,
-    COLOR_CLUES,
-    IMPOSSIBLE,
-    RANK_CLUES,
-    Clue,
-    SlotKnowledge,
-    color_answers,
-    knowledge,
-    leave_slot,
-)
+from engine.memory import CARD_BITS, Clue, SlotKnowledge, knowledge, leave_slot
 from engine.outcome import EndReason, Outcome, Rating, rating_for
-from engine.setup import MAX_FUSES, MAX_HINTS, GameSetup
+from engine.setup import MAX_FUSES, GameSetup
 
 
 class EventKind(Enum):
@@ -86,13 +76,15 @@ class Position:
         "fuses",
         "hands",
         "hints",
+        "last_clue",
         "memory",
         "seen",
         "turns",
     )
 
     def __init__(self, setup: GameSetup) -> None:
-        self.hints = MAX_HINTS
+        #: Hint tokens available, in the set-up's units (``GameSetup.hint_cost`` a hint).
+        self.hints = setup.max_hints
         self.fuses = 0
         size = setup.hand_size
         self.deck = setup.initial_deck
@@ -113,6 +105,9 @@ class Position:
         self.turns = 0
         self.final_round_turns_left: int | None = None
         self.end_reason: EndReason | None = None
+        #: What the last hint named, for alternating clues: a colour (1), a rank (2), or
+        #: nothing known (0).
+        self.last_clue = 0
 
     def copy(self) -> Position:
         """An independent copy (a few small lists, and a list per seat with hand memory)."""
@@ -213,7 +208,7 @@ class Game:
         """
         if self.position.end_reason is not None:
             raise errors.GameIsOver()
-        _check_before_the_card(self.position, kind)
+        _check_before_the_card(self.setup, self.position, kind)
 
     def check_color(self, color: Color) -> None:
         """Raise :class:`~engine.errors.SuitNotInGame` if this game has no suit of ``color``
@@ -419,7 +414,7 @@ def _check(
     kind = type(action)
     if kind is not Play and kind is not Discard:
         raise TypeError(f"not an action: {action!r}")
-    _check_before_the_card(position, kind)
+    _check_before_the_card(setup, position, kind)
     slot = action.slot
     # Kept for the speed guard: the call only for a wrong slot (~9 % of a hand-memory replay).
     if slot is not None and (
@@ -442,8 +437,7 @@ def _check(
         # last, as a hint's missing slots: a card refused whatever its slot is said first
         if slot is None:
             raise errors.SlotNeeded()
-        bits = CARD_BITS[index]
-        if memory[player][slot - 1] & bits != bits:
+        if not memory[player][slot - 1] & CARD_BITS[index]:
             clues = _SlotClues(setup).after(played, memory)[player][slot - 1]
             _refuse_card_in_slot(setup, knowledge(memory[player][slot - 1], clues), slot, card)
     return None
@@ -454,11 +448,13 @@ def _check_suit(setup: GameSetup, color: Color) -> None:
         raise errors.SuitNotInGame(color=color)
 
 
-def _check_before_the_card(position: Position, kind: type[Play] | type[Discard]) -> None:
+def _check_before_the_card(
+    setup: GameSetup, position: Position, kind: type[Play] | type[Discard]
+) -> None:
     """The refusals a play or a discard meets whatever its card."""
     if position.hands[position.current] == 0:
         raise errors.EmptyHand()
-    if kind is Discard and position.hints >= MAX_HINTS:
+    if kind is Discard and position.hints >= setup.max_hints and not setup.discard_when_tokens_full:
         raise errors.HintTokensFull()
 
 
@@ -467,18 +463,23 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
     its receiver, one clue and the slots it touched, and contradicts no earlier hint: then it
     returns the receiver's hand after it (its masks, worked out to find a contradiction), for
     :func:`_advance` to store; None without hand memory."""
-    if position.hints == 0:
+    if position.hints < setup.hint_cost:
         raise errors.NoHintTokens()
     hands = position.hands
     to, color, rank, slots = hint.to, hint.color, hint.rank, hint.slots
+    # may this hint touch no card (the option, or a variant's clues that touch nothing)?
+    if color is not None:
+        empty = setup.empty_color_hints
+    else:
+        empty = setup.empty_rank_hints if rank is not None else setup.empty_hints
     if to is not None:
         if not 0 <= to < setup.players:
             raise errors.NoSuchSeat(seat=to, players=setup.players)
         if to == player:
             raise errors.HintToSelf()
-        if hands[to] == 0 and not setup.options.empty_clues:
+        if hands[to] == 0 and not empty:
             raise errors.HintToEmptyHand(names=setup.names, seat=to)
-    elif not setup.options.empty_clues and sum(hands) == hands[player]:
+    elif not empty and sum(hands) == hands[player]:
         raise errors.NoOneToHint()  # every other hand is empty
     if color is not None:
         if rank is not None:
@@ -487,9 +488,18 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
         if suit is None:
             raise errors.SuitNotInGame(color=color)
         if not suit.named_in_hints:
-            raise errors.HintColorNotAllowed(color=color)
-    elif rank is not None and rank not in (1, 2, 3, 4, 5):
-        raise errors.NoSuchRank(rank=rank)
+            _refuse_color(setup, suit.touched_by_every_color_hint, color)
+        if setup.alternating and position.last_clue == 1:
+            raise errors.HintMustNameRank()
+    elif rank is not None:
+        if rank not in setup.clue_ranks:
+            if rank not in (1, 2, 3, 4, 5):
+                raise errors.NoSuchRank(rank=rank)
+            if not setup.clue_ranks:
+                raise errors.NoRankHints()
+            raise errors.RankHintNotAllowed(rank=rank)
+        if setup.alternating and position.last_clue == 2:
+            raise errors.HintMustNameColor()
     memory = position.memory
     if memory is None:
         if slots is not None:
@@ -500,10 +510,10 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
         raise errors.HintNeedsSlots()
     if color is not None:
         clue: Clue = color
-        touched, missed = COLOR_CLUES[setup.options.wild_multicolor][color]
+        touched, missed = setup.color_clues[color]
     elif rank is not None:
         clue = rank
-        touched, missed = RANK_CLUES[rank]
+        touched, missed = setup.rank_clues[rank]
     else:
         raise errors.HintNeedsSlots()
     # A missed slot loses what the clue answers, a touched one keeps only that.
@@ -514,11 +524,20 @@ def _check_hint(setup: GameSetup, position: Position, hint: Hint, player: int) -
         after[slot - 1] = before[slot - 1] & touched
     if len(slots) > 1 and len(set(slots)) < len(slots):  # one slot cannot repeat (no set)
         _refuse_repeated_slot(slots)
-    if not slots and not setup.options.empty_clues:
+    if not slots and not empty:
         raise errors.HintTouchesNothing()
-    if not IMPOSSIBLE.isdisjoint(after):
+    if 0 in after:
         _refuse_contradiction(setup, to, clue, slots, after)
     return after
+
+
+def _refuse_color(setup: GameSetup, touched_by_every_color_hint: bool, color: Color) -> NoReturn:
+    """Raise the refusal of a hint naming a colour the variant's hints do not name."""
+    if touched_by_every_color_hint:
+        raise errors.HintColorNotAllowed(color=color)
+    if not setup.rules.named_colors():
+        raise errors.NoColorHints()
+    raise errors.HintColorNotNamed(color=color)
 
 
 # The words of a refusal live in functions of their own: a closure (a generator expression,
@@ -535,7 +554,7 @@ def _refuse_contradiction(
 ) -> NoReturn:
     """Raise the refusal of a hint that leaves a slot of ``to``'s hand (``after`` it) nothing
     (RULES.md section 8)."""
-    empty = [number for number, mask in enumerate(after, start=1) if mask in IMPOSSIBLE]
+    empty = [number for number, mask in enumerate(after, start=1) if mask == 0]
     # A slot the hint should have touched first: the likelier slip is a mis-pointed hint.
     number = min(empty, key=lambda number: (number in slots, number))
     refusal = errors.HintCannotTouch if number in slots else errors.HintMustTouch
@@ -558,26 +577,24 @@ def _clue_params(clue: Color | int) -> dict[str, Any]:
 
 
 def _refuse_card_in_slot(setup: GameSetup, slot: SlotKnowledge, number: int, card: Card) -> None:
-    """Raise the refusal of a revealed card its slot cannot hold (RULES.md section 8)."""
-    wild = setup.options.wild_multicolor
+    """Raise the refusal of a revealed card its slot cannot hold (RULES.md section 8): a
+    hint that touched the slot and cannot touch the card, else the colour or the rank the
+    hints ruled out, else the card itself (a special suit's or rank's rules)."""
+    fact: Color | int | None = None
+    kind: type[Color] | type[int] | None = None
     if card.color not in slot.colors:
-        fact: Color | int = card.color
-        hinted: Color | int | None = next(
-            (
-                clue
-                for clue in slot.clues
-                if isinstance(clue, Color) and card.color not in color_answers(clue, wild)
-            ),
-            None,
-        )
-    else:
-        fact = card.rank
-        hinted = next(
-            (clue for clue in slot.clues if not isinstance(clue, Color) and clue != card.rank),
-            None,
-        )
-    if hinted is not None:
-        raise errors.CardNotInSlot(slot=number, card=card, **_clue_params(hinted))
+        fact, kind = card.color, Color
+    elif card.rank not in slot.ranks:
+        fact, kind = card.rank, int
+    bit = CARD_BITS[card.ordinal]
+    for clue in slot.clues:
+        if kind is not None and (type(clue) is Color) != (kind is Color):
+            continue  # the clue of the kind that rules the card out is the one to name
+        touched = setup.color_clues[clue][0] if type(clue) is Color else setup.rank_clues[clue][0]
+        if not touched & bit:
+            raise errors.CardNotInSlot(slot=number, card=card, **_clue_params(clue))
+    if fact is None:
+        raise errors.CardNotPossible(slot=number, card=card)
     raise errors.CardRuledOut(slot=number, card=card, **_clue_params(fact))
 
 
@@ -597,10 +614,13 @@ def _advance(
     announce_right: bool | None = None
     end: EndReason | None = None
     hands = position.hands
+    discarded = False  # the card went to the discard pile (not a misplay)
 
     if type(action) is Hint:
-        position.hints -= 1
-        hints_change = -1
+        position.hints -= setup.hint_cost
+        hints_change = -setup.hint_cost
+        if setup.alternating:  # what it named, if the table said
+            position.last_clue = 1 if action.color is not None else 2 * (action.rank is not None)
         if hinted is not None:  # hand memory: the receiver's masks after the hint
             assert position.memory is not None and action.to is not None
             position.memory[action.to] = hinted
@@ -610,20 +630,25 @@ def _advance(
         index = card.ordinal
         position.seen[index] += 1
         hints_change = 0
-        if type(action) is Discard:
+        # an inverted suit's card (orange) is discarded when played, played when discarded
+        if (type(action) is Discard) is not setup.inverted[index]:
+            discarded = True
             position.discards.append(card)
-            position.hints += 1
-            hints_change = 1
+            if position.hints < setup.max_hints:
+                position.hints += 1
+                hints_change = 1
+            else:  # a discard with every token available: an inverted suit's variant
+                bonus_lost = True
         else:
-            announce = action.announce
+            announce = action.announce if type(action) is Play else None
             if announce is not None:
                 announce_right = announce is color
             if rank == position.fireworks[color] + 1 and announce_right is not False:
                 position.fireworks[color] = rank
                 completed = rank == 5
-                earned = completed + (announce_right is True)
+                earned = completed * setup.token_for_a_firework + (announce_right is True)
                 if earned:  # most plays earn nothing
-                    room = MAX_HINTS - position.hints
+                    room = setup.max_hints - position.hints
                     hints_change = min(earned, room)
                     bonus_lost = earned > room
                     position.hints += hints_change
@@ -664,8 +689,8 @@ def _advance(
         following = (player + 1) % setup.players
         position.current = following
         if hands[following] == 0 and (
-            position.hints == 0
-            or (not setup.options.empty_clues and not any(size for size in hands))
+            position.hints < setup.hint_cost
+            or (not setup.empty_hints and not any(size for size in hands))
         ):
             end = EndReason.NO_LEGAL_ACTION
     if end is not None:
@@ -678,7 +703,7 @@ def _advance(
         turn=position.turns,
         player=player,
         action=action,
-        kind=_event_kind(action, fuse_burnt),
+        kind=_event_kind(action, fuse_burnt, discarded),
         card=card,
         hints_change=hints_change,
         fuse_burnt=fuse_burnt,
@@ -693,10 +718,10 @@ def _advance(
     )
 
 
-def _event_kind(action: Action, fuse_burnt: bool) -> EventKind:
+def _event_kind(action: Action, fuse_burnt: bool, discarded: bool) -> EventKind:
     if type(action) is Hint:
         return EventKind.HINT
-    if type(action) is Discard:
+    if discarded:
         return EventKind.DISCARD
     return EventKind.MISPLAY if fuse_burnt else EventKind.PLAY
 

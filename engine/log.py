@@ -45,7 +45,7 @@ from engine.setup import GameSetup, SetupError
 FORMAT = "hanabi-log/1"
 
 _HEADER_KEYS = frozenset(
-    {"format", "players", "first_player", "names", "started_at", *OPTION_NAMES}
+    {"format", "players", "first_player", "names", "started_at", "variant", *OPTION_NAMES}
 )
 # Cards and colours as the log writes them, found with a look-up (the from_code and
 # from_name that read other spellings, or say what is wrong, are called only when it fails).
@@ -185,6 +185,10 @@ def _parse_header(obj: dict[str, Any], line: int) -> GameSetup:
     started_at = obj.get("started_at")
     if started_at is not None and not isinstance(started_at, str):
         raise LogFormatError(line, "started_at must be a string (ISO 8601 time)")
+    if "variant" in obj and ("multicolor" in obj or "wild_multicolor" in obj):
+        raise LogFormatError(
+            line, 'with "variant", "multicolor" and "wild_multicolor" must be absent'
+        )
     try:
         return GameSetup(
             players=obj["players"],
@@ -432,7 +436,7 @@ def summary(game: Game) -> dict[str, Any]:
         "score": game.score,
         "max_score": game.max_score,
         "rating": None if rating is None else rating.value,
-        "hints": position.hints,
+        "hints": game.setup.hint_tokens(position.hints),
         "fuses": position.fuses,
         "deck": position.deck,
         "turns": position.turns,

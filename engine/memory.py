@@ -4,29 +4,33 @@ A hand is a row of **slots** numbered from 1 at the left end; slot 1 holds the
 newest card. When a card leaves slot k, the cards in slots 1 … k−1 move one
 slot right and the card drawn takes slot 1 (GAME-LOG.md, "Hand memory").
 
-Each slot remembers what it may still be, from the hints alone: a colour hint
-that touched it keeps that colour (and, with wild multicolor, multicolor); one
-that did not removes them. Rank hints the same way. It never knows more than
-the table was told.
+Each slot remembers which cards it may still be, from the hints alone: a hint
+that touched it keeps only the cards that hint touches; one that did not removes
+them. Which cards a hint touches is the variant's rule
+(:meth:`engine.variants.Variant.touches`: a red hint touches red cards, and
+multicolor ones with wild multicolor, and a pink 1 in Pink-Ones…). It never
+knows more than the table was told.
 
-The referee keeps a slot's possibilities as one whole number, a **mask** (one bit
-per colour, one per rank: :func:`mask_of`), so that a hint is a bitwise "and" per
-slot (with :data:`COLOR_CLUES` or :data:`RANK_CLUES`; a mask in :data:`IMPOSSIBLE` is
-a contradiction); :class:`SlotKnowledge` is the same knowledge as a value, for
-everyone else.
+The referee keeps a slot's possibilities as one whole number, a **mask**, one bit
+per card (:attr:`Card.ordinal`), so that a hint is a bitwise "and" per slot (with
+the masks of :func:`clue_masks`; a mask of 0 is a contradiction);
+:class:`SlotKnowledge` is the same knowledge as a value, for everyone else: the
+colours and the ranks left, and the cards left when they are fewer than every
+pair of those.
 
 A red hint (no wild multicolor) that touched slot 1 of two fresh slots:
 
 >>> from engine.options import GameOptions
+>>> rules = GameOptions().rules()
 >>> fresh = fresh_mask(GameOptions())
->>> touched, missed = COLOR_CLUES[False][Color.RED]
+>>> touched, missed = clue_masks(rules)[0][Color.RED]
 >>> red, not_red = fresh & touched, fresh & missed
->>> knowledge(red).color, sorted(knowledge(red).ranks), red in IMPOSSIBLE
+>>> knowledge(red).color, sorted(knowledge(red).ranks), red == 0
 (<Color.RED: 0>, [1, 2, 3, 4, 5], False)
 >>> [c.label for c in knowledge(not_red).colors]
 ['yellow', 'green', 'blue', 'white']
->>> red & missed in IMPOSSIBLE  # red, and then not red: a contradiction
-True
+>>> red & missed  # red, and then not red: a contradiction
+0
 >>> knowledge(red).allows(Card.from_code("R3")), knowledge(red).allows(Card.from_code("B3"))
 (True, False)
 """
@@ -40,7 +44,8 @@ from typing import TypeVar
 import msgspec
 
 from engine.cards import ALL_CARDS, Card, Color
-from engine.options import GameOptions, SuitSpec
+from engine.options import GameOptions
+from engine.variants import Variant
 
 RANKS: frozenset[int] = frozenset((1, 2, 3, 4, 5))
 
@@ -58,6 +63,9 @@ class SlotKnowledge(msgspec.Struct, frozen=True, gc=False):
     ranks: frozenset[int]
     #: The clues that touched this card, in the order they were given.
     clues: tuple[Clue, ...] = ()
+    #: The cards it may be, when the hints leave fewer than every colour with every rank
+    #: (a special suit's or a special rank's rules); None: ``colors`` × ``ranks``.
+    cards: frozenset[Card] | None = None
 
     @classmethod
     def fresh(cls, options: GameOptions) -> SlotKnowledge:
@@ -81,7 +89,15 @@ class SlotKnowledge(msgspec.Struct, frozen=True, gc=False):
 
     def allows(self, card: Card) -> bool:
         """Whether ``card`` can be in this slot."""
+        if self.cards is not None:
+            return card in self.cards
         return card.color in self.colors and card.rank in self.ranks
+
+    def possible_cards(self) -> frozenset[Card]:
+        """Every card this slot may be."""
+        if self.cards is not None:
+            return self.cards
+        return frozenset(Card(color, rank) for color in self.colors for rank in self.ranks)
 
     def was_hinted(self, clue: Clue) -> bool:
         """A hint naming ``clue`` touched this card."""
@@ -90,42 +106,75 @@ class SlotKnowledge(msgspec.Struct, frozen=True, gc=False):
 
 # -- the referee's masks ----------------------------------------------------------------
 #
-# Bit ``color`` (0 … 5) is set while the card may be of that colour, bit ``RANK_SHIFT +
-# rank - 1`` while it may be of that rank. A hint is then one "and" per slot, no set and
-# no object is built while refereeing, and a mask is a small int: the hand is a plain list.
+# Bit ``card.ordinal`` (colour × 5 + rank − 1) is set while the card may be that card. A
+# hint is then one "and" per slot, no set and no object is built while refereeing, and a
+# mask is a small int: the hand is a plain list.
 
-RANK_SHIFT = 8
-#: Every colour's bit, every rank's bit.
-COLOR_BITS = (1 << len(Color)) - 1
-RANK_BITS = 0b11111 << RANK_SHIFT
-
-
-def _rank_bit(rank: int) -> int:
-    return 1 << (RANK_SHIFT + rank - 1)
+#: The bit of each card, by :attr:`Card.ordinal`: a card fits a mask that has it.
+CARD_BITS: tuple[int, ...] = tuple(1 << card.ordinal for card in ALL_CARDS)
+#: Every card's bit.
+ALL_BITS = (1 << len(ALL_CARDS)) - 1
+_RANK_BITS = 0b11111
 
 
 def mask_of(colors: Iterable[Color], ranks: Iterable[int], /) -> int:
-    """The mask of a slot that may be any of ``colors`` and any of ``ranks``.
+    """The mask of a slot that may be any of ``colors`` with any of ``ranks``.
 
     >>> bin(mask_of([Color.RED, Color.BLUE], [1, 5]))
-    '0b1000100001001'
+    '0b10001000000000010001'
     """
+    rank_bits = sum(1 << (rank - 1) for rank in set(ranks))
+    return sum(rank_bits << (5 * color) for color in set(colors))
+
+
+def cards_mask(cards: Iterable[Card]) -> int:
+    """The mask of a slot that may be any of ``cards``."""
     mask = 0
-    for color in colors:
-        mask |= 1 << color
-    for rank in ranks:
-        mask |= _rank_bit(rank)
+    for card in cards:
+        mask |= CARD_BITS[card.ordinal]
     return mask
 
 
 def fresh_mask(options: GameOptions) -> int:
-    """A card nobody has hinted yet: any colour in play, any rank."""
-    return _fresh_mask_of(options.suits())
+    """A card nobody has hinted yet: any card of the deck."""
+    return _fresh_mask_of(options.copies())
 
 
-@cache  # a handful of suit sets; every game's set-up asks for one
-def _fresh_mask_of(suits: tuple[SuitSpec, ...]) -> int:
-    return mask_of((suit.color for suit in suits), RANKS)
+@cache  # a handful of decks; every game's set-up asks for one
+def _fresh_mask_of(copies: tuple[int, ...]) -> int:
+    return cards_mask(card for card in ALL_CARDS if copies[card.ordinal])
+
+
+@cache  # one pair of tables per variant
+def clue_masks(
+    rules: Variant,
+) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """What a hint does to a slot, by colour (indexed by :class:`Color`) and by rank
+    (indexed 0 … 5, 0 unused): the masks (touched, missed) to "and" with the slot's when
+    the hint touched it and when it missed it. A touched slot keeps the cards the clue
+    touches, a missed one the others; a hint whose clue the receiver does not hear (cow &
+    pig, duck) tells no slot anything."""
+    if not rules.clues_heard:
+        return ((ALL_BITS, ALL_BITS),) * len(Color), ((ALL_BITS, ALL_BITS),) * 6
+    colors = tuple(_split(cards_mask(rules.touched_cards(color))) for color in Color)
+    ranks = (
+        (ALL_BITS, ALL_BITS),
+        *(_split(cards_mask(rules.touched_cards(rank))) for rank in range(1, 6)),
+    )
+    return colors, ranks
+
+
+@cache  # one per variant
+def touch_masks(rules: Variant) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The cards a hint really touches, by colour and by rank (indexed 0 … 5), whether
+    the receiver hears its clue or not: what a table that sees the cards points at."""
+    colors = tuple(cards_mask(rules.touched_cards(color)) for color in Color)
+    ranks = (0, *(cards_mask(rules.touched_cards(rank)) for rank in range(1, 6)))
+    return colors, ranks
+
+
+def _split(touched: int) -> tuple[int, int]:
+    return touched, ALL_BITS & ~touched
 
 
 def _subsets(universe: Iterable[T], bit: dict[T, int]) -> dict[int, frozenset[T]]:
@@ -141,20 +190,24 @@ def _subsets(universe: Iterable[T], bit: dict[T, int]) -> dict[int, frozenset[T]
 
 
 _COLOR_SETS = _subsets(Color, {color: 1 << color for color in Color})
-_RANK_SETS = _subsets(RANKS, {rank: _rank_bit(rank) for rank in RANKS})
+_RANK_SETS = _subsets(RANKS, {rank: 1 << (rank - 1) for rank in RANKS})
 
 
 def knowledge(mask: int, clues: tuple[Clue, ...] = ()) -> SlotKnowledge:
     """The :class:`SlotKnowledge` of a mask (and the clues that touched the slot)."""
-    return SlotKnowledge(_COLOR_SETS[mask & COLOR_BITS], _RANK_SETS[mask & RANK_BITS], clues)
-
-
-#: The masks no card can match: no colour or no rank left (a contradiction).
-IMPOSSIBLE: frozenset[int] = frozenset(
-    colors | ranks for colors in _COLOR_SETS for ranks in _RANK_SETS if not (colors and ranks)
-)
-#: The bits a card sets, by :attr:`Card.ordinal`: it fits a mask that has them all.
-CARD_BITS: tuple[int, ...] = tuple(1 << card.color | _rank_bit(card.rank) for card in ALL_CARDS)
+    colors = ranks = product = 0
+    for color in range(len(Color)):
+        chunk = mask >> (5 * color) & _RANK_BITS
+        if chunk:
+            colors |= 1 << color
+            ranks |= chunk
+    for color in range(len(Color)):
+        if colors >> color & 1:
+            product |= ranks << (5 * color)
+    cards = None
+    if product != mask:
+        cards = frozenset(card for card in ALL_CARDS if mask & CARD_BITS[card.ordinal])
+    return SlotKnowledge(_COLOR_SETS[colors], _RANK_SETS[ranks], clues, cards)
 
 
 def leave_slot(seat: list[T_slot], slot: int, drew: bool, fresh: T_slot) -> None:
@@ -171,29 +224,3 @@ def leave_slot(seat: list[T_slot], slot: int, drew: bool, fresh: T_slot) -> None
     del seat[slot - 1]
     if drew:
         seat.insert(0, fresh)
-
-
-def color_answers(color: Color, wild: bool) -> frozenset[Color]:
-    """The colours of the cards a hint naming ``color`` touches."""
-    return frozenset((color, Color.MULTICOLOR)) if wild else frozenset((color,))
-
-
-# What a hint does to a slot: the masks (touched, missed) to "and" with the slot's when the
-# hint touched it and when it missed it. A colour clue keeps (or drops) the colours it
-# answers and every rank; a rank clue the same with its rank.
-
-#: By colour, without wild multicolor (``COLOR_CLUES[False]``) and with it (``[True]``).
-COLOR_CLUES: tuple[dict[Color, tuple[int, int]], ...] = tuple(
-    {
-        color: (
-            mask_of(color_answers(color, wild), RANKS),
-            ~mask_of(color_answers(color, wild), ()),
-        )
-        for color in Color
-    }
-    for wild in (False, True)
-)
-#: By rank.
-RANK_CLUES: dict[int, tuple[int, int]] = {
-    rank: (mask_of(Color, (rank,)), ~_rank_bit(rank)) for rank in RANKS
-}

@@ -5,6 +5,12 @@ Every list of options in the project (the set-up screen's rows, the config's
 iterates over :data:`OPTION_NAMES`; a new variant flag is a new field here,
 its rule in ``engine/game.py`` and its label in ``companion/core/i18n.py``.
 
+Beside those flags, ``variant`` names one of Hanab Live's variants
+(``engine/variants.py``): its suits and rules replace the multicolor suit's
+options, and the other options combine with it. The rules a game is played
+with are one :class:`~engine.variants.Variant`, :meth:`GameOptions.rules`: the
+named one, or the printed books' that the multicolor options pick.
+
 A value may hold a combination the rules refuse (the set-up screen passes
 through them while the players choose); :meth:`GameOptions.check` says
 which rule, and :class:`engine.setup.GameSetup` checks on creation.
@@ -25,7 +31,12 @@ True
 >>> GameOptions(crowning_piece=True, multicolor=Multicolor.FULL, timed_display=True).check()
 Traceback (most recent call last):
 ...
-engine.options.SetupError: the crowning piece combines with one other variant only
+engine.errors.SetupError: the crowning piece combines with one other variant only
+>>> pink = GameOptions(variant="Pink (5 Suits)", empty_clues=True)
+>>> pink.code(), pink.variant_name()
+('variant=Pink_(5_Suits) empty_clues', 'Pink (5 Suits), empty clues')
+>>> GameOptions.from_code(pink.code()) == pink, pink.rules().suits[-1].name
+(True, 'Pink')
 """
 
 from __future__ import annotations
@@ -37,28 +48,24 @@ from typing import Annotated, Any, Final, get_type_hints
 from msgspec import Meta, Struct
 from msgspec.structs import replace
 
-from engine.cards import ALL_CARDS, Card, Color
-from engine.errors import CompanionError
+from engine.cards import ALL_CARDS, Card
+from engine.errors import SetupError
+from engine.suits import NORMAL_COPIES, SHORT_COPIES, SuitSpec
+from engine.variants import PRINTED, Variant, variant_by_name
 
-NORMAL_COPIES: Final = (3, 2, 2, 2, 1)
-SHORT_COPIES: Final = (1, 1, 1, 1, 1)
+__all__ = [
+    "NORMAL_COPIES",
+    "OPTION_NAMES",
+    "SHORT_COPIES",
+    "GameOptions",
+    "Multicolor",
+    "OptionValue",
+    "SetupError",
+    "SuitSpec",
+]
 
 #: A value of an option: a flag, or one of an enumeration's members.
 OptionValue = bool | Enum
-
-
-class SetupError(CompanionError, ValueError):
-    """A set-up the rules do not allow (player count, seats, variant mix).
-
-    ``code`` names the rule, for programs and for other languages:
-
-    >>> SetupError("crowning_one_variant", "...").code
-    'crowning_one_variant'
-    """
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 class Multicolor(Enum):
@@ -67,17 +74,6 @@ class Multicolor(Enum):
     NONE = "none"
     SHORT = "short"
     FULL = "full"
-
-
-class SuitSpec(Struct, frozen=True):
-    """One suit in play, as data."""
-
-    color: Color
-    copies: tuple[int, int, int, int, int] = NORMAL_COPIES
-    #: A hint may name this colour (false for wild multicolor).
-    named_in_hints: bool = True
-    #: Every colour hint touches this suit's cards (wild multicolor).
-    touched_by_every_color_hint: bool = False
 
 
 def _about(sentence: str) -> Meta:
@@ -109,6 +105,9 @@ class GameOptions(Struct, frozen=True):
         bool,
         _about("The companion remembers which cards each hint touched, by slot (new cards left)."),
     ] = False
+    #: A Hanab Live variant by its exact name (None: the printed books' rules); not one
+    #: of :data:`OPTION_NAMES`, which are the flags a set-up screen cycles through.
+    variant: str | None = None
 
     # -- the options as data -------------------------------------------------
 
@@ -181,27 +180,50 @@ class GameOptions(Struct, frozen=True):
 
     def check(self) -> None:
         """Raise :class:`SetupError` if the rules do not allow this combination."""
+        if self.variant is not None:
+            if self.multicolor is not Multicolor.NONE or self.wild_multicolor:
+                raise SetupError(
+                    "variant_with_multicolor",
+                    "a variant by name brings its own suits: multicolor and wild multicolor "
+                    "are left out",
+                )
+            variant_by_name(self.variant)  # raises, naming why
         if self.wild_multicolor and self.multicolor is Multicolor.NONE:
             raise SetupError(
                 "wild_needs_multicolor", "wild multicolor needs a multicolor suit (short or full)"
             )
         if (
             self.crowning_piece
-            and (self.multicolor is not Multicolor.NONE) + self.timed_display > 1
+            and (self.multicolor is not Multicolor.NONE)
+            + self.timed_display
+            + (self.variant not in (None, BASE_VARIANT))
+            > 1
         ):
             raise SetupError(
                 "crowning_one_variant", "the crowning piece combines with one other variant only"
             )
 
-    # -- the deck --------------------------------------------------------------
+    # -- the deck ------------------------------------------------------------------
+
+    def rules(self) -> Variant:
+        """The variant's rules: the named Hanab Live variant, else the printed books' that
+        the multicolor options pick (:data:`engine.variants.PRINTED`).
+
+        >>> GameOptions(multicolor=Multicolor.SHORT, wild_multicolor=True).rules().name
+        'wild short multicolor'
+        """
+        if self.variant is not None:
+            return variant_by_name(self.variant)
+        effective = self.effective()
+        return PRINTED[effective.multicolor.value, effective.wild_multicolor]
 
     def suits(self) -> tuple[SuitSpec, ...]:
-        """The suits in play, in colour order."""
-        return _deck(self.multicolor, self.wild_multicolor)[0]
+        """The suits in play, in the variant's order."""
+        return self.rules().specs()
 
     def copies(self) -> tuple[int, ...]:
         """Copies in the deck of each card, indexed by :attr:`Card.ordinal` (0: not in play)."""
-        return _deck(self.multicolor, self.wild_multicolor)[1]
+        return _copies(self.rules())
 
     def deck_cards(self) -> list[Card]:
         """Every card of the deck, one entry per copy, colour by colour.
@@ -218,9 +240,11 @@ class GameOptions(Struct, frozen=True):
     # -- formats ---------------------------------------------------------------
 
     def to_dict(self, *, defaults: bool = False) -> dict[str, str | bool]:
-        """The options that differ from the base game, as JSON values (the log header's);
-        with ``defaults``, every option."""
+        """The options that differ from the base game, as JSON values (the log header's),
+        the variant's name first when there is one; with ``defaults``, every option."""
         out: dict[str, str | bool] = {}
+        if self.variant is not None:
+            out["variant"] = self.variant
         for name in OPTION_NAMES:
             value = self.value(name)
             if defaults or value != _DEFAULTS[name]:
@@ -236,6 +260,8 @@ class GameOptions(Struct, frozen=True):
         given: dict[str, Any] = {
             name: _from_json(name, obj[name]) for name in OPTION_NAMES if name in obj
         }
+        if "variant" in obj:
+            given["variant"] = _variant_from_json(obj["variant"])
         return cls(**given)  # one object built, not one per option given
 
     def updated(self, obj: dict[str, object]) -> GameOptions:
@@ -248,12 +274,16 @@ class GameOptions(Struct, frozen=True):
         for name in OPTION_NAMES:
             if name in obj:
                 options = options.with_value(name, _from_json(name, obj[name]))
+        if "variant" in obj:
+            options = replace(options, variant=_variant_from_json(obj["variant"]))
         return options
 
     def code(self) -> str:
         """A short stable text of the options: ``base`` or ``multicolor=short timed_display``."""
         parts = []
         for name, value in self.to_dict().items():
+            if name == "variant":  # a name's spaces as "_" (Hanab Live's names have none)
+                value = str(value).replace(" ", "_")
             parts.append(name if value is True else f"{name}={value}")
         return " ".join(parts) or "base"
 
@@ -266,7 +296,9 @@ class GameOptions(Struct, frozen=True):
         for part in code.split(" "):
             name, sep, value = part.partition("=")
             obj[name] = value if sep else True
-        if not obj.keys() <= set(OPTION_NAMES):
+        if isinstance(obj.get("variant"), str):
+            obj["variant"] = str(obj["variant"]).replace("_", " ")
+        if not obj.keys() <= {*OPTION_NAMES, "variant"}:
             raise SetupError("unknown_option", f"{code!r} is not a set of options")
         return cls.from_dict(obj)
 
@@ -274,7 +306,9 @@ class GameOptions(Struct, frozen=True):
         """A short English description, e.g. ``"short multicolor, timed display"``."""
         parts = []
         for name in self.to_dict():
-            if name == "multicolor":
+            if name == "variant":
+                parts.append(str(self.variant))
+            elif name == "multicolor":
                 wild = "wild " if self.wild_multicolor else ""
                 parts.append(f"{wild}{self.multicolor.value} multicolor")
             elif name != "wild_multicolor":
@@ -290,8 +324,12 @@ _DEFAULTS: dict[str, OptionValue] = {
     if isinstance(default, bool | Enum)
 }
 
-#: Every option, in the order the set-up screen, the config and the log list them.
-OPTION_NAMES: Final[tuple[str, ...]] = GameOptions.__struct_fields__
+#: Every option, in the order the set-up screen, the config and the log list them (the
+#: flags; the variant's name is apart: it is not cycled through).
+OPTION_NAMES: Final[tuple[str, ...]] = tuple(_DEFAULTS)
+
+#: Hanab Live's name of the base game: the crowning piece counts any other as a variant.
+BASE_VARIANT: Final = "No Variant"
 
 
 @cache
@@ -315,21 +353,17 @@ def _from_json(name: str, value: object) -> OptionValue:
     return value
 
 
+def _variant_from_json(value: object) -> str:
+    if not isinstance(value, str):
+        raise SetupError("bad_option_value", "variant must be a Hanab Live variant's name")
+    return value
+
+
 @cache
-def _deck(multicolor: Multicolor, wild: bool) -> tuple[tuple[SuitSpec, ...], tuple[int, ...]]:
-    """The suits in play and the copies of each card (one per variant)."""
-    suits = [SuitSpec(color) for color in Color if color is not Color.MULTICOLOR]
-    if multicolor is not Multicolor.NONE:
-        suits.append(
-            SuitSpec(
-                Color.MULTICOLOR,
-                SHORT_COPIES if multicolor is Multicolor.SHORT else NORMAL_COPIES,
-                named_in_hints=not wild,
-                touched_by_every_color_hint=wild,
-            )
-        )
+def _copies(rules: Variant) -> tuple[int, ...]:
+    """Copies of each card, by ordinal (one table per variant)."""
     copies = [0] * len(ALL_CARDS)
-    for suit in suits:
+    for suit in rules.specs():
         for rank, count in enumerate(suit.copies, start=1):
             copies[Card(suit.color, rank).ordinal] = count
-    return tuple(suits), tuple(copies)
+    return tuple(copies)

@@ -20,7 +20,7 @@ from msgspec.structs import replace
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import ALL_CARDS, Card
 from engine.game import Game
-from engine.setup import MAX_HINTS, GameSetup
+from engine.setup import GameSetup
 
 
 class SimulatedTable:
@@ -51,27 +51,35 @@ class SimulatedTable:
         self.game = Game(setup)
 
     def touched(self, seat: int, hint: Hint) -> list[int]:
-        """Positions in ``seat``'s hand that ``hint`` points at (complete information)."""
-        hand = self.hands[seat]
+        """Positions in ``seat``'s hand that ``hint`` points at (complete information: the
+        variant's rules say which cards a clue touches)."""
+        setup = self.setup
         if hint.rank is not None:
-            return [i for i, card in enumerate(hand) if card.rank == hint.rank]
-        wild = {s.color for s in self.setup.suits if s.touched_by_every_color_hint}
-        return [i for i, card in enumerate(hand) if card.color is hint.color or card.color in wild]
+            mask = setup.rank_touches[hint.rank]
+        else:
+            assert hint.color is not None
+            mask = setup.color_touches[hint.color]
+        return [i for i, card in enumerate(self.hands[seat]) if mask >> card.ordinal & 1]
 
     def legal_hints(self) -> list[Hint]:
         """Every complete hint the player to act may give."""
         game, setup = self.game, self.setup
         player = game.position.current
-        if game.position.hints == 0:
+        if game.position.hints < setup.hint_cost:
             return []
+        last = game.position.last_clue if setup.alternating else 0
         hints = []
         for seat in range(setup.players):
             if seat == player:
                 continue
-            options = [Hint(seat, rank=rank) for rank in range(1, 6)]
-            options += [Hint(seat, color=s.color) for s in setup.suits if s.named_in_hints]
+            options = []
+            if last != 2:
+                options += [Hint(seat, rank=rank) for rank in setup.clue_ranks]
+            if last != 1:
+                options += [Hint(seat, color=s.color) for s in setup.suits if s.named_in_hints]
             for hint in options:
-                if setup.options.empty_clues or self.touched(seat, hint):
+                empty = setup.empty_rank_hints if hint.color is None else setup.empty_color_hints
+                if empty or self.touched(seat, hint):
                     hints.append(hint)
         return hints
 
@@ -102,7 +110,9 @@ class SimulatedTable:
         player = game.position.current
         hand = self.hands[player]
         hints = self.legal_hints()
-        can_discard = bool(hand) and game.position.hints < MAX_HINTS
+        can_discard = bool(hand) and (
+            game.position.hints < self.setup.max_hints or self.setup.discard_when_tokens_full
+        )
         if rng.random() < self.skill:
             fireworks = game.position.fireworks
             playable = [card for card in hand if card.rank == fireworks[card.color] + 1]

@@ -132,7 +132,8 @@ def headless(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def make_app(tmp_path: Path, headless: None) -> Iterator[Any]:
     """The real App on the dummy driver, its SQLite file in ``tmp_path / "data"``, as it
-    resumes at start: ``make_app(size)``. Closed after the test."""
+    resumes at start: ``make_app(size)``, a hint one press (the count level) unless
+    ``hint_content``. Closed after the test."""
     from companion.core.controller import SetupDraft
     from companion.panel.display import open_display
     from companion.shell.app import App, resume
@@ -140,9 +141,9 @@ def make_app(tmp_path: Path, headless: None) -> Iterator[Any]:
 
     opened: list[tuple[Any, Any]] = []
 
-    def make(size: tuple[int, int] = (480, 320)) -> App:
+    def make(size: tuple[int, int] = (480, 320), *, hint_content: bool = False) -> App:
         storage = Storage.open(tmp_path / "data")
-        controller, game_id = resume(storage, SetupDraft(players=2))
+        controller, game_id = resume(storage, SetupDraft(players=2, hint_content=hint_content))
         display = open_display("dummy", size)
         opened.append((display, storage))
         return App(storage, display, controller, game_id)

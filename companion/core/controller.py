@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.core.draft import MAX_NAME_LENGTH, SETUP_ROWS, SetupDraft
+from companion.core.draft import HINT_LEVEL_ROW, MAX_NAME_LENGTH, SETUP_ROWS, SetupDraft
 from companion.core.effects import (
     AcknowledgeFindings,
     Beep,
@@ -71,9 +71,18 @@ from companion.core.entry import (
     EntryStep,
     choice_event,
 )
+from companion.core.hint_level import DEFAULT_HINT_LEVEL, HintLevel
 from companion.core.history import HISTORY_SCREEN_PAGE, RESUME_ROW, HistoryFlow
 from companion.core.navigation import NavigationFlow
-from companion.core.phones import NEW_CODE, PAIR_NO, PAIR_YES, REMOVE_PHONE, PhonesFlow
+from companion.core.phones import (
+    NEW_CODE,
+    PAIR_NO,
+    PAIR_YES,
+    REMOVE_NO,
+    REMOVE_PHONE,
+    REMOVE_YES,
+    PhonesFlow,
+)
 from companion.core.results import (
     FindingsOpen,
     GameLoaded,
@@ -87,6 +96,7 @@ from companion.core.results import (
     PhoneRemoved,
     PhonesLoaded,
     PhonesServed,
+    PlayLinked,
     QuitAllowed,
     Result,
     StartupNotice,
@@ -118,8 +128,9 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
         game: Game | None = None,
         *,
         clock: Callable[[], str] | None = None,
+        hint_level: HintLevel | None = None,
     ) -> None:
-        super().__init__(draft, game, clock=clock)
+        super().__init__(draft, game, clock=clock, hint_level=hint_level)
         #: Which flow's method handles the input on each screen.
         self._handlers: dict[Screen, Callable[[InputEvent], list[Effect]]] = {
             Screen.SETUP: self._on_setup,
@@ -149,7 +160,7 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             self._apply_phones(event)
             return []
         if isinstance(event, NotStored):
-            self.take_back(event.game, event.message)
+            self.take_back(event.game, event.message, event.hint_level)
             return []
         if isinstance(event, StartupNotice):
             self.startup_notice = event.text
@@ -167,6 +178,10 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             return [AcknowledgeFindings((seen.id,))]
         if isinstance(event, PanelLayout):
             self.pile_on_table = event.pile_on_table
+            self.actions_per_page = event.actions_per_page
+            return []
+        if isinstance(event, PlayLinked):
+            self.play_link = (event.link, event.actions)
             return []
         if isinstance(event, QuitAllowed):
             self.can_quit = event.allowed
@@ -180,8 +195,10 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
         if isinstance(event, Tap):
             return []  # taps are resolved into events by the layout before reaching here
         if isinstance(event, Press) and event.key is Key.MENU and self.editing_name is None:
-            # leaving the Phones page while it asks "Pair Di's phone?" is a no
+            # leaving the Phones page while it asks "Pair Di's phone?" is a no; while it
+            # asks "Remove Di's phone?", the phone stays
             effects = self._on_phones(PAIR_NO) if self.pending_pair is not None else []
+            self.pending_remove = None
             if self.screen is not Screen.MENU:
                 self._return_to = self.screen
                 self.screen = Screen.MENU
@@ -195,9 +212,14 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             return []
         return self._handlers[self.screen](event)
 
-    def take_back(self, game: Game | None, message: Message) -> None:
+    def take_back(
+        self, game: Game | None, message: Message, hint_level: HintLevel | None = None
+    ) -> None:
         """Show ``game`` as it is stored, after an effect could not be stored (a full
-        card): whatever was shown unsaved is dropped, any entry is closed."""
+        card): whatever was shown unsaved is dropped, any entry is closed. ``hint_level``:
+        the stored game's (None: the one in play stays)."""
+        if hint_level is not None:
+            self.hint_content = hint_level is HintLevel.CONTENT
         unchanged = (
             game is not None
             and self.game is not None
@@ -215,7 +237,9 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
 
 __all__ = [
     "CLUES_PER_PAGE",
+    "DEFAULT_HINT_LEVEL",
     "END_PAGES",
+    "HINT_LEVEL_ROW",
     "HISTORY_SCREEN_PAGE",
     "MAX_NAME_LENGTH",
     "MENU_ROWS",
@@ -227,7 +251,9 @@ __all__ = [
     "PAIR_YES",
     "PREVIOUS_VALUE",
     "QUIT_ROW",
+    "REMOVE_NO",
     "REMOVE_PHONE",
+    "REMOVE_YES",
     "RESUME_ROW",
     "SETUP_ROWS",
     "SLOT_REFUSALS",
@@ -246,6 +272,7 @@ __all__ = [
     "GamePage",
     "GameUnreadable",
     "Happened",
+    "HintLevel",
     "HistoryLoaded",
     "HistoryUnreadable",
     "Info",
@@ -263,6 +290,7 @@ __all__ = [
     "PhoneReply",
     "PhonesLoaded",
     "PhonesServed",
+    "PlayLinked",
     "Quit",
     "QuitAllowed",
     "RecordAction",

@@ -13,19 +13,28 @@ from msgspec import Struct, field
 from msgspec.structs import replace
 
 from companion.core import i18n
+from companion.core.hint_level import DEFAULT_HINT_LEVEL, HintLevel
 from companion.core.i18n import LANGUAGES
 from engine.options import OPTION_NAMES, GameOptions, SetupError
 from engine.setup import GameSetup
 
 MAX_NAME_LENGTH = 12
 
-#: The rows of the set-up screen, top to bottom; the focus starts on "start".
+#: The set-up's row of what a hint records (count, content, slots): it stands where the
+#: option ``hand_memory`` would, which is its third value (docs/decisions/0097).
+HINT_LEVEL_ROW = "hint_level"
+
+#: The rows of the set-up screen, top to bottom; the focus starts on "start". What a hint
+#: records first of the options: it decides how every action is entered, the variants are rarer.
 SETUP_ROWS = (
     "players",
     "start",  # next to the player count: the quick path is a digit, then Return
     "first_player",
     "names",
-    *OPTION_NAMES,
+    *sorted(
+        (HINT_LEVEL_ROW if name == "hand_memory" else name for name in OPTION_NAMES),
+        key=lambda name: name != HINT_LEVEL_ROW,
+    ),
     "language",
 )
 
@@ -39,6 +48,20 @@ class SetupDraft(Struct):
     first_player: int = 0
     options: GameOptions = field(default_factory=GameOptions)
     language: str = "en"
+    #: Without hand memory, whether a hint records its colour or rank (the content
+    #: level) or only that it was given (the count level): see :attr:`hint_level`.
+    hint_content: bool = DEFAULT_HINT_LEVEL is not HintLevel.COUNT
+
+    @property
+    def hint_level(self) -> HintLevel:
+        """What the next game records of a hint: slots (hand memory), content or count."""
+        return HintLevel.of(hand_memory=self.options.hand_memory, content=self.hint_content)
+
+    def choose_hint_level(self, level: HintLevel) -> None:
+        """Set what the next game records of a hint (the slots level is hand memory)."""
+        self.options = self.options.with_value("hand_memory", level is HintLevel.SLOTS)
+        if level is not HintLevel.SLOTS:
+            self.hint_content = level is HintLevel.CONTENT
 
     def name(self, seat: int) -> str:
         """The name typed for a seat, else "Player N" in the table's language."""
@@ -63,6 +86,7 @@ class SetupDraft(Struct):
             "names": list(self.names),
             "first_player": self.first_player,
             **self.options.to_dict(defaults=True),
+            HINT_LEVEL_ROW: self.hint_level.value,
             "language": self.language,
         }
 
@@ -86,6 +110,9 @@ class SetupDraft(Struct):
         for name in OPTION_NAMES:
             with contextlib.suppress(SetupError):
                 draft.options = draft.options.updated({name: settings.get(name)})
+        level = HintLevel.from_word(settings.get(HINT_LEVEL_ROW))
+        if level is not None and level is not HintLevel.SLOTS:  # slots: the option says it
+            draft.hint_content = level is HintLevel.CONTENT
         if settings.get("language") in LANGUAGES:
             draft.language = settings["language"]
         return draft

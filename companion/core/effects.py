@@ -15,6 +15,7 @@ from typing import Any
 from msgspec import Struct
 
 from companion.core import i18n
+from companion.core.hint_level import UNKNOWN_HINT_LEVEL, HintLevel
 from companion.vocabulary.phone import PhoneEvent, PhonePair
 from engine.actions import Action
 from engine.errors import IllegalAction
@@ -111,9 +112,11 @@ class PhoneOutcome(StrEnum):
 
 
 class StartGame(Struct, frozen=True):
-    """Store a new game with this set-up (the one in play, if unfinished, is abandoned)."""
+    """Store a new game with this set-up (the one in play, if unfinished, is abandoned),
+    and what it records of a hint, kept with it (the log's header says only hand memory)."""
 
     setup: GameSetup
+    hint_level: HintLevel = UNKNOWN_HINT_LEVEL
 
 
 class RecordAction(Struct, frozen=True):

@@ -14,6 +14,7 @@ from msgspec.structs import replace
 from companion.core import i18n
 from companion.core.effects import Beep, Effect, Info, Refused
 from companion.core.entry import (
+    KEY_KINDS,
     MORE_CLUES,
     SLOT_REFUSALS,
     SOFT_KEYS,
@@ -22,8 +23,10 @@ from companion.core.entry import (
     EntryStep,
     choice_event,
     clue_parts,
+    refused_before_entry,
 )
 from companion.core.entry_view import EntryView
+from companion.core.hint_level import HintLevel
 from companion.core.state import Screen
 from engine.actions import Discard, Hint, Play
 from engine.cards import Card
@@ -52,17 +55,17 @@ class EntryFlow(EntryView):
         if not isinstance(event, Press):
             return []
         key = event.key
+        if key in KEY_KINDS:  # refused whatever is entered after: said at once, as a phone
+            refusal = refused_before_entry(game, KEY_KINDS[key])  # says it at its first tap
+            if refusal is not None:
+                self.message = Refused(refusal)
+                return [Beep("refused")]
         if key is Key.HINT:
-            if not self.hand_memory:
+            if self.hint_level is HintLevel.COUNT:
                 return self._record(Hint(player=game.position.current))
             return self._start_hint()
         if key in (Key.PLAY, Key.DISCARD):
-            try:  # refused whatever the card (all 8 tokens for a discard): said at once
-                game.check_kind(Play if key is Key.PLAY else Discard)
-            except IllegalAction as error:
-                self.message = Refused(error)
-                return [Beep("refused")]
-            kind = EntryKind.PLAY if key is Key.PLAY else EntryKind.DISCARD
+            kind = KEY_KINDS[key]
             self.entry = Entry(kind)
             self.preview = None
             self.screen = Screen.ENTRY
@@ -76,8 +79,9 @@ class EntryFlow(EntryView):
         return []
 
     def _start_hint(self) -> list[Effect]:
-        """Hand memory: a hint is entered (receiver, clue, slots), unless refused whatever
-        it names (no hint token left)."""
+        """A hint is entered (its clue; with hand memory its receiver, clue and slots),
+        unless refused whatever it names (no hint token left). At two players the
+        receiver is the other seat."""
         game = self.game
         assert game is not None
         error = self._refusal(Hint(player=game.position.current))
@@ -249,7 +253,8 @@ class EntryFlow(EntryView):
     def _on_hint_entry(
         self, event: InputEvent, entry: Entry, step: EntryStep | None
     ) -> list[Effect]:
-        """Hand memory: a hint's receiver, its colour or rank, the slots it touched, OK."""
+        """A hint's colour or rank (the content level records it at once); with hand
+        memory, its receiver first and then the slots it touched, OK."""
         game = self.game
         assert game is not None
         player = game.position.current
@@ -301,7 +306,13 @@ class EntryFlow(EntryView):
                 return [Beep("refused")]
             entry.clue = clue
             self._acknowledge()
-        elif isinstance(event, ChooseSlot) and step in (EntryStep.CLUE, EntryStep.SLOTS):
+            if not self.hand_memory:  # the content level: the clue was the last choice
+                return self._confirm_entry()
+        elif (
+            isinstance(event, ChooseSlot)
+            and self.hand_memory
+            and step in (EntryStep.CLUE, EntryStep.SLOTS)
+        ):
             assert entry.to is not None
             if event.seat in (None, entry.to) and 1 <= event.slot <= game.position.hands[entry.to]:
                 touched = entry.touched

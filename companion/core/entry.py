@@ -13,6 +13,8 @@ from msgspec import Struct
 
 from engine.actions import Action, Discard, Hint, Play
 from engine.cards import Card, Color
+from engine.errors import IllegalAction
+from engine.game import Game
 from engine.memory import Clue
 from hardware.events import (
     ChooseColor,
@@ -45,7 +47,7 @@ class EntryKind(Enum):
 
     PLAY = "play"
     DISCARD = "discard"
-    HINT = "hint"  # only with hand memory: without it a hint is one press
+    HINT = "hint"  # at the content and slots levels: at the count level a hint is one press
 
 
 #: On the entry screen, the buttons act as soft keys under the choices shown.
@@ -67,15 +69,16 @@ NOT_YET_COMPLETE = frozenset({"slot_needed", "hint_needs_slots"})
 
 
 class Entry(Struct):
-    """The play, the discard or (with hand memory) the hint being entered, as far as
-    it is entered."""
+    """The play, the discard or (at the content and slots levels) the hint being
+    entered, as far as it is entered."""
 
     kind: EntryKind | None  # None: a card was scanned first, "play or discard?"
     color: Color | None = None
     rank: int | None = None
     announce: Color | None = None
     choosing_announce: bool = False
-    #: A hint's receiver (a seat), its clue (a colour or a rank) and the slots it touched.
+    #: A hint's receiver (a seat), its clue (a colour or a rank) and the slots it touched
+    #: (hand memory; at the content level the clue records it, the receiver if known).
     to: int | None = None
     clue: Clue | None = None
     touched: tuple[int, ...] = ()
@@ -97,17 +100,45 @@ class Entry(Struct):
 
     def action(self, player: int, *, hand_memory: bool = False) -> Action | None:
         """The action entered, or None while something is missing."""
-        if self.kind is EntryKind.HINT:
-            if self.to is None or self.clue is None:
+        if self.kind is EntryKind.HINT:  # the content level: the clue, a receiver if known
+            if self.clue is None or (hand_memory and self.to is None):
                 return None
             color, rank = clue_parts(self.clue)
-            return Hint(self.to, color, rank, player=player, slots=tuple(sorted(self.touched)))
+            slots = tuple(sorted(self.touched)) if hand_memory else None
+            return Hint(self.to, color, rank, player=player, slots=slots)
         card = self.card
         if card is None or self.kind is None or (hand_memory and self.slot is None):
             return None
         if self.kind is EntryKind.PLAY:
             return Play(card, self.announce, player=player, slot=self.slot)
         return Discard(card, player=player, slot=self.slot)
+
+
+#: The kind of action each key of the game screen begins.
+KEY_KINDS = {Key.HINT: EntryKind.HINT, Key.PLAY: EntryKind.PLAY, Key.DISCARD: EntryKind.DISCARD}
+
+
+def refused_before_entry(game: Game, kind: EntryKind) -> IllegalAction | None:
+    """The refusal every action of ``kind`` gets now, whatever is entered after it (the
+    game is over, no hint token left for a hint, all 8 for a discard, no card in hand), or
+    None. The one check of the panel's first key and of a phone's first tap (its snapshot
+    carries it): both refuse at once, in the same words.
+
+    >>> from engine import GameSetup
+    >>> refused_before_entry(Game(GameSetup(players=2)), EntryKind.DISCARD).code
+    'hint_tokens_full'
+    >>> refused_before_entry(Game(GameSetup(players=2)), EntryKind.PLAY) is None
+    True
+    """
+    try:
+        if kind is EntryKind.HINT:
+            game.check(Hint(player=game.position.current))
+        else:
+            game.check_kind(Play if kind is EntryKind.PLAY else Discard)
+    except IllegalAction as error:
+        if error.code not in NOT_YET_COMPLETE:  # only that the rest is still to enter
+            return error
+    return None
 
 
 def clue_parts(clue: Clue) -> tuple[Color | None, int | None]:

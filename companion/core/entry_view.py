@@ -64,6 +64,8 @@ class EntryView(ControllerState):
         if entry is None:
             return None
         if entry.kind is EntryKind.HINT:
+            if not self.hand_memory:
+                return EntryStep.CLUE  # the content level: the clue records the hint
             if entry.to is None:
                 return EntryStep.RECEIVER
             if entry.clue is None:
@@ -135,7 +137,7 @@ class EntryView(ControllerState):
             return
         player = game.position.current
         if entry.kind is EntryKind.HINT:
-            hint = entry.action(player)
+            hint = entry.action(player, hand_memory=self.hand_memory)
             if hint is not None and entry.touched:  # nothing touched yet: nothing to say
                 try:
                     self.preview = game.preview(hint)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.core.effects import Effect, Happened, Info, LoadHistory, ResumeGame
+from companion.core.hint_level import UNKNOWN_HINT_LEVEL, HintLevel
 from companion.core.results import GameLoaded, GameUnreadable, HistoryLoaded, HistoryUnreadable
 from companion.core.state import ControllerState, GamePage, game_screen
 from engine.game import Game
@@ -42,10 +43,10 @@ class HistoryFlow(ControllerState):
         takes the focused one up again if it can be, else goes back as BACK does."""
         focused = self.history_focus()
         resumable = focused is not None and focused.resumable
-        # Resuming while another game is unfinished asks first, as Start does; the
-        # question lasts one input.
+        # Resuming while another game is unfinished says first that it is kept, as Start
+        # does; the question lasts one input.
         asked, self._asked_to_abandon = self._asked_to_abandon, False
-        if self.message == Info("resume_abandons_the_game"):
+        if self.message == Info("resume_keeps_the_game"):
             self._acknowledge()
         if isinstance(event, Select) and event.target == RESUME_ROW and resumable:
             event = Press(Key.OK)
@@ -62,9 +63,10 @@ class HistoryFlow(ControllerState):
                 assert focused is not None
                 in_play = focused.status == "playing"  # the game on screen: nothing lost
                 game = self.game
-                if game is not None and not game.is_over and not in_play and not asked:
+                kept = game is not None and bool(game.actions) and not game.is_over
+                if kept and not in_play and not asked:
                     self._asked_to_abandon = True
-                    self.message = Info("resume_abandons_the_game")
+                    self.message = Info("resume_keeps_the_game")
                     return []
                 return [ResumeGame(focused.id)]  # the app loads it: GameLoaded
             elif event.key in (Key.BACK, Key.OK):
@@ -83,10 +85,11 @@ class HistoryFlow(ControllerState):
             self.history = (self.history[0] + games, self.history[1])
         self.history_more = more
 
-    def take_up(self, game: Game) -> None:
+    def take_up(self, game: Game, hint_level: HintLevel | None = None) -> None:
         """Play on a game taken up again (resumed from the history): its screen, its
-        last action said, as after a restart."""
+        last action said, as after a restart; its hint level as stored with it."""
         self.game = game
+        self.hint_content = (hint_level or UNKNOWN_HINT_LEVEL) is HintLevel.CONTENT
         self.entry = None
         self.preview = None
         self.page = GamePage.TABLE
@@ -99,12 +102,14 @@ class HistoryFlow(ControllerState):
         """The app's answer to a history page or a game asked for from the history."""
         if isinstance(result, HistoryLoaded):
             self.show_history_page(result.games, result.more, result.stats)
+            if result.players is not None:
+                self.player_stats = result.players
         elif isinstance(result, HistoryUnreadable):  # the games read so far stay listed
             if result.first:
                 self.history = ([], [])
             self.history_more = False
             self.message = Info("history_unreadable")
         elif isinstance(result, GameLoaded):
-            self.take_up(result.game)
+            self.take_up(result.game, result.hint_level)
         else:  # kept aside by the storage; the game in play goes on
             self.message = Info("game_damaged_kept_aside", (("game", result.game_id),))

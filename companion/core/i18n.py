@@ -122,9 +122,12 @@ def option_value(lang: str, name: str, value: OptionValue) -> str:
 
 
 def variant_name(lang: str, options: GameOptions) -> str:
-    """The options of a game in words, for the history: ``Short multicolor, Timed display``."""
+    """The options of a game in words, for the history: ``Short multicolor, Timed display``;
+    a Hanab Live variant by its name, in every language (``Pink (5 Suits), …``)."""
     parts = [
-        tr(lang, f"variant_{name}_{value}" if isinstance(value, str) else name)
+        str(value)
+        if name == "variant"
+        else tr(lang, f"variant_{name}_{value}" if isinstance(value, str) else name)
         for name, value in options.to_dict().items()
     ]
     return ", ".join(parts) or tr(lang, "variant_base")
@@ -246,17 +249,26 @@ def hint_event_text(lang: str, event: Event, names: tuple[str, ...]) -> str:
     'Ann told Bo: yellow'
     >>> hint_event_text("en", game.apply(Hint()), game.setup.names)
     'Bo gave a hint'
+    >>> hint_event_text("en", game.apply(Hint(rank=3)), game.setup.names)
+    'Cy hinted 3s'
     """
     name = names[event.player]
     action = event.action
-    if not isinstance(action, Hint) or action.to is None or not 0 <= action.to < len(names):
+    if not isinstance(action, Hint):
         return tr(lang, "ev_hint", name=name)
-    receiver = names[action.to]
+    clue = None
     if action.color is not None:
         clue = color_name(lang, action.color)
     elif action.rank is not None:
         clue = tr(lang, "clue_rank", rank=action.rank)
-    else:
+    if action.to is None or not 0 <= action.to < len(names):  # the content level: no receiver
+        return (
+            tr(lang, "ev_hint", name=name)
+            if clue is None
+            else tr(lang, "ev_hint_clue_only", name=name, clue=clue)
+        )
+    receiver = names[action.to]
+    if clue is None:
         return tr(lang, "ev_hint_to", name=name, receiver=receiver)
     if action.slots is None:
         return tr(lang, "ev_hint_clue", name=name, receiver=receiver, clue=clue)
@@ -297,7 +309,7 @@ def describe_event(lang: str, event: Event, names: tuple[str, ...]) -> str:
         text = tr(lang, "ev_discard", name=name, card=card)
     elif event.kind is EventKind.MISPLAY:
         key = "ev_misplay_announce" if event.announce_right is False else "ev_misplay"
-        text = tr(lang, key, card=card, fuses=event.fuses_after)
+        text = tr(lang, key, name=name, card=card, fuses=event.fuses_after)
     else:
         text = tr(
             lang, "ev_complete" if event.firework_completed else "ev_play", name=name, card=card

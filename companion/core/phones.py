@@ -52,8 +52,11 @@ PAIR_QUESTION_SECONDS = 85.0
 #: The panel's answers to "Pair Di's phone?" (as OK and BACK).
 PAIR_YES = Select("phones_pair_yes")
 PAIR_NO = Select("phones_pair_no")
-#: The Phones page's button that removes a paired phone: this, then the phone's id.
+#: The Phones page's button that removes a paired phone: this, then the phone's id. It
+#: asks first ("Remove Di's phone? OK"), answered as OK and BACK are.
 REMOVE_PHONE = "remove_phone:"
+REMOVE_YES = Select("phones_remove_yes")
+REMOVE_NO = Select("phones_remove_no")
 
 PhonesResult = PhonesServed | PhonesLoaded | PhonePaired | PhoneRemoved | PairingCodeMade
 
@@ -205,19 +208,43 @@ class PhonesFlow(ControllerState):
             return None
         return phones[min(self.phone_focus, len(phones) - 1)]
 
+    def removing_phone(self) -> PairedPhone | None:
+        """The paired phone the panel asks about removing ("Remove Di's phone? OK"), else
+        None (also once it is gone: removed meanwhile, nothing is asked)."""
+        wanted = self.pending_remove
+        return next((p for p in self.paired.values() if p.id == wanted), None)
+
+    def _on_pending_remove(self, event: InputEvent) -> list[Effect]:
+        """The panel's answer to "Remove Di's phone? OK": OK removes it, BACK (Cancel)
+        keeps it; every other input waits for the answer."""
+        phone = self.removing_phone()
+        if phone is None:  # removed meanwhile: the key is the page's again
+            self.pending_remove = None
+            return self._on_phones(event)
+        if event in (Press(Key.OK), REMOVE_YES):
+            self.pending_remove = None
+            return [UnpairPhone(phone.id)]
+        if event in (Press(Key.BACK), REMOVE_NO):
+            self.pending_remove = None
+        return []
+
     def _on_phones(self, event: InputEvent) -> list[Effect]:
         """The Phones page: its pairing code, then (NEXT, PREVIOUS, round) each paired
-        phone in turn, listed; OK removes the phone at the focus, and on the code goes
-        back, as BACK does (BACK on the list: to the code). Its buttons make a new table
-        code and remove a paired phone (a tap on one, wherever the focus is)."""
+        phone in turn, listed; OK asks to remove the phone at the focus, and on the code
+        goes back, as BACK does (BACK on the list: to the code). Its buttons make a new
+        table code and ask to remove a paired phone (a tap on one, wherever the focus
+        is); the removal is OK's, after "Remove Di's phone? OK"."""
         if self.pending_pair is not None:
             return self._on_pending_pair(event)
+        if self.pending_remove is not None:
+            return self._on_pending_remove(event)
         if event == NEW_CODE and self.phones_url is not None:
             return [NewTableCode()]
         if isinstance(event, Select) and event.target.startswith(REMOVE_PHONE):
             phone_id = event.target.removeprefix(REMOVE_PHONE)
-            if phone_id.isdigit() and any(p.id == int(phone_id) for p in self.paired.values()):
-                return [UnpairPhone(int(phone_id))]
+            for place, phone in enumerate(self.paired_phones()):
+                if phone_id.isdigit() and phone.id == int(phone_id):  # asked, focused
+                    self.pending_remove, self.phone_focus = phone.id, place
             return []
         if not isinstance(event, Press):
             return []
@@ -230,7 +257,7 @@ class PhonesFlow(ControllerState):
             step = 1 if event.key is Key.NEXT else -1
             self.phone_focus = places[(places.index(self.phone_focus) + step) % len(places)]
         elif event.key is Key.OK and focused is not None:
-            return [UnpairPhone(focused.id)]
+            self.pending_remove = focused.id
         elif event.key is Key.BACK and focused is not None:
             self.phone_focus = None
         elif event.key in (Key.BACK, Key.OK):

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 from companion.core.effects import Info
+from companion.core.hint_level import HintLevel
 from companion.vocabulary.phone import PairedPhone
 from engine.game import Game
 
 if TYPE_CHECKING:
-    from companion.vocabulary.records import Finding, HistoryRow, StatsRow
+    from companion.vocabulary.records import Finding, HistoryRow, PlayerStatsRow, StatsRow
 
     #: The history screen's data: the finished games, newest first, and the statistics.
     History = tuple[list[HistoryRow], list[StatsRow]]
@@ -31,6 +32,8 @@ class HistoryLoaded(Struct, frozen=True):
     games: list[HistoryRow]
     more: bool
     stats: list[StatsRow] | None = None
+    #: The figures per player name (with the first page's statistics).
+    players: list[PlayerStatsRow] | None = None
 
 
 class HistoryUnreadable(Struct, frozen=True):
@@ -42,9 +45,11 @@ class HistoryUnreadable(Struct, frozen=True):
 
 class GameLoaded(Struct, frozen=True):
     """A game taken up again from the history (the answer to
-    :class:`~companion.core.effects.ResumeGame`): it is played on."""
+    :class:`~companion.core.effects.ResumeGame`): it is played on, at the hint level
+    stored with it (None: stored without one)."""
 
     game: Game
+    hint_level: HintLevel | None = None
 
 
 class GameUnreadable(Struct, frozen=True):
@@ -59,6 +64,8 @@ class NotStored(Struct, frozen=True):
 
     game: Game | None
     message: Info
+    #: What the stored game records of a hint (None: the level in play stays).
+    hint_level: HintLevel | None = None
 
 
 class PhonesServed(Struct, frozen=True):
@@ -116,11 +123,22 @@ class FindingsOpen(Struct, frozen=True):
     findings: tuple[Finding, ...]
 
 
+class PlayLinked(Struct, frozen=True):
+    """The finished game is stored: ``link`` logs it in BG Stats (the end screen's QR
+    code); ``actions``, the number of actions of the game it logs."""
+
+    link: str
+    actions: int
+
+
 class PanelLayout(Struct, frozen=True):
     """How the panel lays the game out: ``pile_on_table``, the discard pile is shown on
-    the table page (a wide or a tall panel), so it has no page of its own (NEXT skips it)."""
+    the table page (a wide or a tall panel), so it has no page of its own (NEXT skips it);
+    ``actions_per_page``, how many actions its actions page held in the last frame: NEXT
+    and PREVIOUS move the page by as many (0: not known, the page shows the newest)."""
 
     pile_on_table: bool
+    actions_per_page: int = 0
 
 
 Result = (
@@ -138,4 +156,5 @@ Result = (
     | QuitAllowed
     | FindingsOpen
     | PanelLayout
+    | PlayLinked
 )

@@ -8,8 +8,9 @@ Start.
 from __future__ import annotations
 
 from companion.core import i18n
-from companion.core.draft import MAX_NAME_LENGTH, SETUP_ROWS, step_language
+from companion.core.draft import HINT_LEVEL_ROW, MAX_NAME_LENGTH, SETUP_ROWS, step_language
 from companion.core.effects import Beep, Effect, Info, Refused, SaveSettings, StartGame
+from companion.core.hint_level import HintLevel
 from companion.core.state import (
     NEXT_VALUE,
     PREVIOUS_VALUE,
@@ -29,7 +30,8 @@ class SetupFlow(ControllerState):
 
     def _on_setup(self, event: InputEvent) -> list[Effect]:
         draft = self.draft
-        # Start while a game is unfinished asks first; the question lasts one input.
+        # Start while a game is unfinished says first that it is kept; the question lasts
+        # one input.
         asked, self._asked_to_abandon = self._asked_to_abandon, False
         if self.editing_name is not None:
             return self._edit_name(event)
@@ -54,9 +56,16 @@ class SetupFlow(ControllerState):
         elif key is Key.OK:
             row = SETUP_ROWS[self.focus]
             if row == "start":
-                if self.game is not None and not self.game.is_over and not asked:
+                # a game with actions stays in the history, resumable: said once first
+                # (one with none is not kept: nothing to say, decision 0101)
+                if (
+                    self.game is not None
+                    and self.game.actions
+                    and not self.game.is_over
+                    and not asked
+                ):
                     self._asked_to_abandon = True
-                    self.message = Info("start_abandons_the_game")
+                    self.message = Info("start_keeps_the_game")
                     return []
                 return self._start_game()
             self.change_setup_row(row)
@@ -75,31 +84,42 @@ class SetupFlow(ControllerState):
             draft.first_player = (draft.first_player + step) % draft.players
         elif row == "names":
             self.editing_name = 0
+            self.name_selected = True
             while len(draft.names) < draft.players:
                 draft.names.append("")
         elif row == "language":
             step_language(draft, step)
+        elif row == HINT_LEVEL_ROW:
+            levels = list(HintLevel)
+            draft.choose_hint_level(levels[(levels.index(draft.hint_level) + step) % len(levels)])
+            # said once, as hand memory is chosen: how to hold the cards
+            slots = draft.hint_level is HintLevel.SLOTS
+            self.message = Info("hand_memory_how_to_hold") if slots else None
         elif row in OPTION_NAMES:
             choices = draft.options.choices(row)
             index = choices.index(draft.options.value(row)) + step
             draft.options = draft.options.with_value(row, choices[index % len(choices)])
-            if row == "hand_memory":  # said once, as it is turned on: how to hold the cards
-                self.message = (
-                    Info("hand_memory_how_to_hold") if draft.options.hand_memory else None
-                )
 
     def _edit_name(self, event: InputEvent) -> list[Effect]:
+        """A name typed: each one starts selected (the first character typed replaces
+        what an earlier table typed, BackSpace erases it whole), then characters add."""
         draft, seat = self.draft, self.editing_name
         assert seat is not None
+        selected, self.name_selected = self.name_selected, False
         if isinstance(event, TypeText):
             text = "".join(ch for ch in event.text if ch.isprintable())
-            draft.names[seat] = (draft.names[seat] + text)[:MAX_NAME_LENGTH]
+            before = "" if selected and text else draft.names[seat]
+            draft.names[seat] = (before + text)[:MAX_NAME_LENGTH]
+            self.name_selected = selected and not text  # nothing typed: still selected
         elif isinstance(event, Press) and event.key is Key.UNDO:
-            draft.names[seat] = draft.names[seat][:-1]
+            draft.names[seat] = "" if selected else draft.names[seat][:-1]
         elif isinstance(event, Press) and event.key in (Key.OK, Key.NEXT):
             self.editing_name = seat + 1 if seat + 1 < draft.players else None
+            self.name_selected = self.editing_name is not None
         elif isinstance(event, Press) and event.key is Key.BACK:
             self.editing_name = None
+        else:
+            self.name_selected = selected  # a key that does nothing here
         return []
 
     def _start_game(self) -> list[Effect]:
@@ -114,9 +134,11 @@ class SetupFlow(ControllerState):
             )
             return [Beep("refused")]
         self.game = Game(setup)
+        level = self.draft.hint_level
+        self.hint_content = level is HintLevel.CONTENT
         self.screen = Screen.GAME
         self.entry = None
         self.preview = None
         self.page = GamePage.TABLE
         self.message = None
-        return [SaveSettings(self.draft.to_settings()), StartGame(setup)]
+        return [SaveSettings(self.draft.to_settings()), StartGame(setup, level)]

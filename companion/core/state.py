@@ -28,6 +28,7 @@ from companion.core.effects import (
     Refused,
     Undone,
 )
+from companion.core.hint_level import UNKNOWN_HINT_LEVEL, HintLevel
 from companion.core.i18n import tr
 from companion.vocabulary.phone import PairedPhone, PhoneMove, PhonePair
 from engine.actions import Action
@@ -38,7 +39,7 @@ from hardware.events import Select
 if TYPE_CHECKING:
     from companion.core.entry import Entry
     from companion.core.results import History
-    from companion.vocabulary.records import Finding
+    from companion.vocabulary.records import Finding, PlayerStatsRow
 
 
 class Screen(Enum):
@@ -62,10 +63,14 @@ class GamePage(Enum):
     DISCARDS = "discards"  # the whole discard pile
     ACTIONS = "actions"  # the recent actions, newest first
     HANDS = "hands"  # hand memory: every player's hand
+    STORY = "story"  # the end: the curve turn by turn, and why the best score dropped
+    PLAY_LOG = "play_log"  # the end: the QR code that logs the play in BG Stats
 
 
-#: The end screen's pages: the result, the discard pile, the actions.
-END_PAGES = (GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS)
+#: The end screen's pages: the result, the discard pile, the actions, (with hand memory
+#: every player's hand, as on the game screen,) the story; then, once the app has made
+#: its link, the QR code that logs the play in BG Stats.
+END_PAGES = (GamePage.TABLE, GamePage.DISCARDS, GamePage.ACTIONS, GamePage.STORY)
 
 #: The screens that show the game in play (an entry or an undo question over it).
 GAME_SCREENS = (Screen.GAME, Screen.ENTRY, Screen.UNDO, Screen.END)
@@ -97,9 +102,14 @@ class ControllerState:
         game: Game | None = None,
         *,
         clock: Callable[[], str] | None = None,
+        hint_level: HintLevel | None = None,
     ) -> None:
         self.draft = draft
         self.game = game
+        #: Without hand memory, whether the game in play records a hint's colour or rank
+        #: (the content level) or only that it was given (count): set with the game, from
+        #: the set-up or as stored with it (a game stored without a level: count).
+        self.hint_content = (hint_level or UNKNOWN_HINT_LEVEL) is HintLevel.CONTENT
         self.screen = game_screen(game)
         self.entry: Entry | None = None
         self.preview: Event | IllegalAction | None = None
@@ -119,14 +129,26 @@ class ControllerState:
         #: Whether the menu offers Quit (a desktop window, not the appliance's service).
         self.can_quit = False
         self.editing_name: int | None = None
+        #: The name being typed is selected, as a text field's is when it is entered: the
+        #: first character typed replaces it (BackSpace erases it), then typing adds.
+        self.name_selected = False
         self.history: History | None = None  # filled by HistoryLoaded after LoadHistory
         self.history_more = False  # older games than those in ``history`` remain unread
+        #: The figures per player name, read with the history's first page.
+        self.player_stats: list[PlayerStatsRow] = []
         self.scroll = 0  # the first row shown on the history and help screens
         self.page = GamePage.TABLE  # the game (or end) screen's page
         #: Whether the panel shows the discard pile on the table page (beside the
         #: fireworks on a wide panel, below them on a tall one): then it has no page of
         #: its own. The app tells it (:class:`~companion.core.results.PanelLayout`).
         self.pile_on_table = False
+        #: The actions page: how many of the newest actions it skips (NEXT goes back a page
+        #: at a time, to the first action, then on to the next page), and how many a page
+        #: holds, as the panel drew it (:class:`~companion.core.results.PanelLayout`).
+        self.actions_back = 0
+        self.actions_per_page = 0
+        #: Where each page NEXT left was (PREVIOUS comes back to it, page sizes vary).
+        self._actions_trail: list[int] = []
         self._return_to = Screen.GAME
         self._clock = clock
         self._asked_to_abandon = False
@@ -140,6 +162,9 @@ class ControllerState:
         self.pending_pair: PhonePair | None = None
         #: When the panel began asking (the clock's ISO time; None without a clock).
         self.pending_since: str | None = None
+        #: A paired phone the panel asks about removing ("Remove Di's phone? OK"): its
+        #: id, until OK removes it or Cancel keeps it (a tap alone removes nothing).
+        self.pending_remove: int | None = None
         #: Wrong codes tried against this pairing code, by address (the server's key).
         self.pairing_misses: dict[str, int] = {}
         #: Where the Phones page is: None on its pairing code (the QR code, the URL, the
@@ -148,6 +173,9 @@ class ControllerState:
         self.phone_focus: int | None = None
         #: The URL of the page for phones (told by the app when it serves one), else None.
         self.phones_url: str | None = None
+        #: The link that logs the finished game in BG Stats (the app makes it when the game
+        #: is stored finished), and the number of actions of the game it logs.
+        self.play_link: tuple[str, int] | None = None
 
     # -- reading -----------------------------------------------------------
 
@@ -199,25 +227,61 @@ class ControllerState:
         return self.game is not None and self.game.setup.options.hand_memory
 
     @property
+    def hint_level(self) -> HintLevel:
+        """What the game in play records of a hint: slots (hand memory), content or count."""
+        return HintLevel.of(hand_memory=self.hand_memory, content=self.hint_content)
+
+    @property
     def pages(self) -> tuple[GamePage, ...]:
         """The pages NEXT turns through: the table, the discard pile (unless the table
         shows it), the recent actions, and with hand memory every player's hand; at the
-        end, the result, the discard pile and the actions."""
+        end, the result, the discard pile, the actions, with hand memory the hands as the
+        game left them, the story, and the BG Stats code once its link is made."""
+        memory = (GamePage.HANDS,) if self.hand_memory else ()
         if self.screen is Screen.END:
-            return END_PAGES
+            link = (GamePage.PLAY_LOG,) if self.end_link() else ()
+            return (*END_PAGES[:-1], *memory, END_PAGES[-1], *link)
         pages = [GamePage.TABLE]
         if not self.pile_on_table:
             pages.append(GamePage.DISCARDS)
         pages.append(GamePage.ACTIONS)
-        if self.hand_memory:
-            pages.append(GamePage.HANDS)
-        return tuple(pages)
+        return (*pages, *memory)
+
+    def end_link(self) -> str | None:
+        """The BG Stats link of the game on screen, once it is over and the app made it."""
+        game, link = self.game, self.play_link
+        if game is None or link is None or not game.is_over or link[1] != len(game.actions):
+            return None
+        return link[0]
 
     def turn_page(self, step: int) -> None:
-        """NEXT (``+1``) or PREVIOUS (``-1``): the next or previous page, round."""
+        """NEXT (``+1``) or PREVIOUS (``-1``): the next or previous page, round. On the
+        actions page NEXT first goes back to older actions, a page at a time, until the
+        first one is shown; PREVIOUS comes back to the newest first."""
+        if self.page is GamePage.ACTIONS and self._scroll_actions(step):
+            return
         pages = self.pages
         here = pages.index(self.page) if self.page in pages else 0
         self.page = pages[(here + step) % len(pages)]
+        self.actions_back = 0  # a page turned to shows the newest actions first
+        self._actions_trail = []
+
+    def _scroll_actions(self, step: int) -> bool:
+        """The actions page moved a page older (``+1``) or newer (``-1``); False when it
+        is already at the first (the newest) action that way."""
+        count = len(self.game.events) if self.game else 0
+        per_page = self.actions_per_page
+        if per_page <= 0:
+            return False
+        if step > 0 and self.actions_back + per_page < count:
+            self._actions_trail.append(self.actions_back)
+            self.actions_back += per_page
+            return True
+        if step < 0 and self.actions_back > 0:
+            trail = self._actions_trail
+            self.actions_back = trail.pop() if trail else max(0, self.actions_back - per_page)
+            return True
+        return False
 
     def last_event(self) -> Event | None:
         game = self.game
@@ -259,6 +323,7 @@ class ControllerState:
             outcome, count = PhoneOutcome.REFUSED, len(game.actions)
             return [PhoneReply(move, phone.id, Refused(error), outcome, count, keep=True)]
         self.message = Happened(event, by="" if phone is None else phone.name)
+        self.actions_back, self._actions_trail = 0, []  # the actions page: this one first
         reply = None
         if phone is None or move is None:
             self._close_entry(after_record=True)
@@ -280,6 +345,7 @@ class ControllerState:
         assert game is not None and game.actions
         undone = game.events[-1]
         game.undo()
+        self.actions_back, self._actions_trail = 0, []
         self.message = Undone(undone, by="" if phone is None else phone.name)
         if phone is None or move is None:
             self.screen = Screen.GAME  # undo after the end goes back into the game

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from companion.core import i18n
+from companion.core.story_words import efficiency_text
 from engine.game import Game
 
 if TYPE_CHECKING:
@@ -76,13 +77,18 @@ def short_names(names: list[str], everyone: tuple[str, ...]) -> list[str]:
 
 
 def score_text(lang: str, game: Game) -> str:
-    """``Score 15 · Max 22 · Pace 0``: each figure held to its word (no-break spaces), so a
-    line that wraps never leaves a number alone."""
-    return score_words(lang, game.score, game.max_score, game.pace)
+    """``Score 15 · Max 22 · Pace 0`` (with hand memory ``· Eff. 1.25 · Needed 0.80``): each
+    figure held to its word (no-break spaces), so a line that wraps never leaves a number
+    alone."""
+    efficiency = efficiency_text(lang, game) if game.setup.options.hand_memory else ""
+    return score_words(lang, game.score, game.max_score, game.pace, efficiency)
 
 
-def score_words(lang: str, score: int, max_score: int, pace: int | None) -> str:
-    """The score line of :func:`score_text` from its three figures.
+def score_words(
+    lang: str, score: int, max_score: int, pace: int | None, efficiency: str = ""
+) -> str:
+    """The score line of :func:`score_text` from its figures (``efficiency``: the hand
+    memory's words, :func:`~companion.core.story_words.efficiency_text`).
 
     >>> score_words("en", 15, 22, 0)
     'Score\xa015 · Max\xa022 · Pace\xa00'
@@ -92,6 +98,7 @@ def score_words(lang: str, score: int, max_score: int, pace: int | None) -> str:
         i18n.tr(lang, "max_score", score=max_score),
         i18n.tr(lang, "pace", pace=pace),
     ]
+    parts += [efficiency] if efficiency else []
     return " · ".join(part.replace(" ", "\u00a0") for part in parts)
 
 

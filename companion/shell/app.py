@@ -38,6 +38,7 @@ from companion.core.controller import (
     FinishGame,
     GameLoaded,
     GameUnreadable,
+    HintLevel,
     HistoryLoaded,
     HistoryUnreadable,
     Info,
@@ -54,6 +55,7 @@ from companion.core.controller import (
     PhoneReply,
     PhonesLoaded,
     PhonesServed,
+    PlayLinked,
     Quit,
     RecordAction,
     RecordUndo,
@@ -65,13 +67,20 @@ from companion.core.controller import (
     UnpairPhone,
     message_words,
 )
+from companion.core.hint_level import UNKNOWN_HINT_LEVEL
 from companion.panel.display import Display, video_driver
 from companion.panel.keys import KeyBurst, TypedScan, key_event, text_key_event
 from companion.panel.screens import Renderer, Target
 from companion.panel.sleeping import Sleeper
 from companion.shell import sdnotify
 from companion.shell.config import Config
-from companion.storage import DamagedGameError, Storage, StorageError, StorageFullError
+from companion.storage import (
+    DamagedGameError,
+    Storage,
+    StorageError,
+    StorageFullError,
+    game_hint_level,
+)
 from companion.vocabulary.phone import (
     Answer,
     PhoneEvent,
@@ -112,6 +121,7 @@ def draft_from_config(config: Config) -> SetupDraft:
         players=game.players,
         options=game.options,
         language=config.screen.language,
+        hint_content=game.hints is not HintLevel.COUNT,
     )
 
 
@@ -143,9 +153,15 @@ def resume(storage: Storage, draft: SetupDraft) -> tuple[Controller, int | None]
             # I/O error) leaves it for the next start.
             with contextlib.suppress(StorageError):
                 storage.finish(game_id, game)
-    controller = Controller(draft, game, clock=utc_now)
+    level = None if game_id is None else stored_hint_level(storage, game_id)
+    controller = Controller(draft, game, clock=utc_now, hint_level=level)
     controller.handle(StartupNotice(notice))
     return controller, game_id
+
+
+def stored_hint_level(storage: Storage, game_id: int) -> HintLevel | None:
+    """What a stored game records of a hint, as kept with it (None: nothing kept)."""
+    return HintLevel.from_word(game_hint_level(storage, game_id))
 
 
 #: The refusal of an action the storage could not save, by SQLite's primary result code.
@@ -235,6 +251,9 @@ class Inbox(Struct):
                 return out
 
 
+#: A swipe: the finger travels at least this share of the panel's height, up or down.
+SWIPE_SHARE = 0.15
+
 #: Refused phone requests whose answers are kept in memory for a retry (a phone retries
 #: within seconds; a few hundred bytes each).
 REFUSALS_KEPT = 512
@@ -253,6 +272,7 @@ class App:
         on_tokens: Callable[[int, int], None] | None = None,
         on_beep: Callable[[BeepKind], None] | None = None,
         tag_map: TagMap | None = None,
+        reader_configured: bool = False,
     ) -> None:
         self.storage = storage
         self.display = display
@@ -269,7 +289,12 @@ class App:
         self.on_beep = on_beep
         #: The enrolled deck, for a USB reader typing into the window (a burst of keys).
         self.tag_map = tag_map if tag_map is not None else TagMap()
+        #: Whether a burst of keys may be a card read: only with a reader configured or a
+        #: deck enrolled; else quick typing is typing (decision 0102).
+        self.typed_reads = reader_configured or len(self.tag_map) > 0
         self.typed_burst: KeyBurst[pygame.event.Event] = KeyBurst()
+        #: Where a finger went down on what turns a page: a tap or a swipe, told at its lift.
+        self.pressed_at: tuple[int, int] | None = None
         self.watchdog = sdnotify.Watchdog()
         #: The answers to phones' refused requests (nothing changed), for a retry of one:
         #: in memory, the last :data:`REFUSALS_KEPT`, never a row each in the database
@@ -336,9 +361,12 @@ class App:
 
     def draw(self) -> None:
         self.targets = self.renderer.draw(self.display.surface, self.controller)
-        # the panel's layout decides whether the discard pile has a page of its own
-        if self.renderer.pile_on_table != self.controller.pile_on_table:
-            self.controller.handle(PanelLayout(self.renderer.pile_on_table))
+        # the panel's layout decides whether the discard pile has a page of its own, and
+        # how many actions a page of them holds
+        renderer, controller = self.renderer, self.controller
+        layout = PanelLayout(renderer.pile_on_table, renderer.actions_shown)
+        if layout != PanelLayout(controller.pile_on_table, controller.actions_per_page):
+            controller.handle(layout)
         self.display.present()
         self.dirty = False
         self.frames += 1
@@ -410,10 +438,11 @@ class App:
         return max(1, min(timeout_ms, due_ms))
 
     def take_pygame_event(self, event: pygame.event.Event) -> None:
-        """A pygame event as it arrives: key events pass through the burst check first
-        (a USB reader typing into the window is a card read, not keys)."""
+        """A pygame event as it arrives: with a reader configured or a deck enrolled, key
+        events pass through the burst check first (a USB reader typing into the window is
+        a card read, not keys); without, keys are keys, however fast."""
         kind = event.type
-        if kind not in (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT):
+        if kind not in (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT) or not self.typed_reads:
             self.handle_pygame_event(event)
             return
         char = None
@@ -449,12 +478,37 @@ class App:
             elif event.text == "?":  # shift+/ on most layouts: only the text says "?"
                 self.dispatch(Press(Key.HELP))
         elif kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.dispatch(Tap(*event.pos))
-        elif kind == pygame.FINGERDOWN:
+            self.pointer_down(*event.pos)
+        elif kind == pygame.MOUSEBUTTONUP and event.button == 1:
+            self.pointer_up(*event.pos)
+        elif kind in (pygame.FINGERDOWN, pygame.FINGERUP):
             width, height = self.display.size
-            self.dispatch(Tap(int(event.x * width), int(event.y * height)))
+            where = (int(event.x * width), int(event.y * height))
+            (self.pointer_down if kind == pygame.FINGERDOWN else self.pointer_up)(*where)
         elif kind in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
             self.dirty = True
+
+    def pointer_down(self, x: int, y: int) -> None:
+        """A finger (or the mouse) down: a tap at once, unless on what turns a page (the
+        actions page, the hands, a "More below" line): there it may be a swipe, told
+        when the finger lifts."""
+        if self.resolve_tap(Tap(x, y)) == Press(Key.NEXT):
+            self.pressed_at = (x, y)
+            return
+        self.pressed_at = None
+        self.dispatch(Tap(x, y))
+
+    def pointer_up(self, x: int, y: int) -> None:
+        """The finger lifted: up or down by :data:`SWIPE_SHARE` of the panel is a swipe,
+        NEXT (up: older actions, the rows below) or PREVIOUS (down); else the tap."""
+        start, self.pressed_at = self.pressed_at, None
+        if start is None:
+            return
+        rise = y - start[1]
+        if abs(rise) >= SWIPE_SHARE * self.display.size[1] and abs(rise) > abs(x - start[0]):
+            self.dispatch(Press(Key.NEXT if rise < 0 else Key.PREVIOUS))
+        else:
+            self.dispatch(Tap(*start))
 
     def resolve_tap(self, tap: Tap) -> InputEvent | None:
         """The event of the target under a tap, from the last frame drawn."""
@@ -598,15 +652,17 @@ class App:
         is shown: what the screen showed had been stored.
         """
         game = None
+        level = None  # the stored game's, when it is read: else the one in play stays
         try:
             if self.game_id is not None:
                 stored = self.storage.load(self.game_id)
                 if stored.status is not GameStatus.ABANDONED:
                     game = stored.replay()
+                    level = stored_hint_level(self.storage, self.game_id) or UNKNOWN_HINT_LEVEL
         except StorageError as error:
             log.warning("%s", error)
             game = None if before is None else Game.replay(*before)
-        self.controller.handle(NotStored(game, message or Info("storage_full")))
+        self.controller.handle(NotStored(game, message or Info("storage_full"), level))
 
     def show_tokens(self) -> None:
         """Light the token LEDs (if any) for the game on screen."""
@@ -624,7 +680,8 @@ class App:
             self.controller.handle(GameUnreadable(game_id))
             return
         self.game_id = game_id
-        self.controller.handle(GameLoaded(Game.replay(stored.setup, stored.actions)))
+        level = stored_hint_level(self.storage, game_id)
+        self.controller.handle(GameLoaded(Game.replay(stored.setup, stored.actions), level))
         self.show_tokens()
 
     def acknowledge(self, ids: tuple[str, ...]) -> None:
@@ -642,13 +699,14 @@ class App:
         try:
             page = self.storage.history_page(before=before, limit=HISTORY_SCREEN_PAGE)
             stats = self.storage.stats() if before is None else None
+            players = self.storage.player_stats() if before is None else None
         except StorageFullError:
             raise
         except StorageError as error:  # damaged games are rows; this is the whole file
             log.warning("%s", error)
             self.controller.handle(HistoryUnreadable(first=before is None))
             return
-        self.controller.handle(HistoryLoaded(page.rows, page.more, stats))
+        self.controller.handle(HistoryLoaded(page.rows, page.more, stats, players))
         damaged = [
             ("finished_game_damaged", {"game": row.id})
             for row in page.rows
@@ -661,12 +719,27 @@ class App:
             except StorageError as error:
                 log.warning("%s", error)
 
+    def link_play(self) -> None:
+        """The finished game's BG Stats link, for the end screen's QR code and the phones'.
+        A link that cannot be made (the game no longer reads back) is one line in the log."""
+        from companion.shell.play_link import stored_play_link
+
+        game = self.controller.game
+        if self.game_id is None or game is None:
+            return
+        try:
+            link = stored_play_link(self.storage, self.game_id, game, self.controller.language)
+        except StorageError as error:
+            log.warning("no BG Stats link for game %s: %s", self.game_id, error)
+            return
+        self.controller.handle(PlayLinked(link, len(game.actions)))
+
     def carry_out(self, effect: Effect) -> None:
         """Do one effect. Storage writes commit before returning: nothing shows unsaved."""
         storage = self.storage
         if isinstance(effect, StartGame):
             self.finish_pending()  # new_game abandons any game still "playing"
-            self.game_id = storage.new_game(effect.setup)
+            self.game_id = storage.new_game(effect.setup, hint_level=effect.hint_level.value)
         elif isinstance(effect, RecordAction | RecordUndo):
             assert self.game_id is not None
             receipt, answer = (None, None) if effect.reply is None else self.receipt(effect.reply)
@@ -690,6 +763,7 @@ class App:
         elif isinstance(effect, FinishGame):
             assert self.game_id is not None and self.controller.game is not None
             storage.finish(self.game_id, self.controller.game)
+            self.link_play()
         elif isinstance(effect, SaveSettings):
             storage.set_setting(SETTINGS_KEY, effect.settings)
         elif isinstance(effect, LoadHistory):

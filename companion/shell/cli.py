@@ -36,8 +36,10 @@ COMMANDS = {
     "history": ("history", "history_command"),
     "check": ("check", "check_command"),
     "replay": ("replay", "replay_command"),
+    "variants": ("variants", "variants_command"),
     "scanner": ("scanner", "scanner_command"),
     "enrol": ("enrol", "enrol_command"),
+    "location": ("plays", "location_command"),
 }
 
 HARDWARE_COMMANDS = ("scanner", "enrol")
@@ -110,6 +112,21 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
         metavar="FOLDER",
         help="write every game into FOLDER, one log file each (a backup)",
     )
+    export.add_argument(
+        "--bgstats",
+        action="store_true",
+        help="print the link that logs the game (default: the latest) in BG Stats",
+    )
+    export.add_argument(
+        "--hanab-live",
+        action="store_true",
+        help="print the game (default: the latest), its hands shown, as Hanab Live's JSON",
+    )
+    export.add_argument(
+        "--hanab-live-url",
+        action="store_true",
+        help="print the link that replays the game (default: the latest) on hanab.live",
+    )
 
     restore = commands.add_parser(
         "import", help="bring games back from logs (export --all's files, or a folder of them)"
@@ -130,6 +147,18 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
         default=1,
         help=f"which {HISTORY_LIST_PAGE} games, newest first (default: 1, the latest)",
     )
+    history.add_argument(
+        "--stats",
+        action="store_true",
+        help="the figures per set-up and per player instead: games, average, best, perfect"
+        " and strikeout rates, efficiency",
+    )
+
+    location = commands.add_parser(
+        "location", help="print or set where the table plays (BG Stats' location)"
+    )
+    data_dir_option(location)
+    location.add_argument("text", nargs="?", metavar="TEXT", help='the place; "" clears it')
 
     check = commands.add_parser(
         "check", help="read every page of the games database and say any damage found"
@@ -138,6 +167,13 @@ def build_parser(*, hardware: bool = True, run_only: bool = False) -> argparse.A
 
     replay = commands.add_parser("replay", help="apply game logs and print their summaries")
     replay.add_argument("files", nargs="+", metavar="FILE", help="hanabi-log/1 files")
+
+    variants = commands.add_parser(
+        "variants", help="list the Hanab Live variants a printed deck can carry, by name"
+    )
+    variants.add_argument(
+        "words", nargs="*", metavar="WORD", help="only the names holding every word (any case)"
+    )
 
     scanner = commands.add_parser("scanner", help="print what a card scanner reads (wiring check)")
     enrol = commands.add_parser("enrol", help="register the tags of a deck, card by card")

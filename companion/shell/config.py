@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.core.hint_level import DEFAULT_HINT_LEVEL
 from companion.core.i18n import LANGUAGE_NAMES
 from companion.shell.config_checks import Checker
 from companion.shell.config_values import (
@@ -96,15 +97,25 @@ def parse_config(text: str, *, source: str = "<config>", path: Path | None = Non
 
 
 def _option_lines() -> str:
-    """The ``[game]`` options of the default file: each one's sentence, then its default."""
-    lines = []
+    """The ``[game]`` options of the default file: each one's sentence, then its default
+    (hand memory is said by ``hints``, its third value)."""
+    lines = [_HINTS_LINES.format(default=DEFAULT_HINT_LEVEL.value)]
     for name, value in GameOptions().to_dict(defaults=True).items():
+        if name == "hand_memory":
+            continue
         lines.append(f"# {GameOptions.doc(name)}")
         lines.append(
             f'{name} = "{value}"' if isinstance(value, str) else f"{name} = {str(value).lower()}"
         )
     return "\n".join(lines) + "\n"
 
+
+_HINTS_LINES = """\
+# What the table records of a hint: "count" (that one was given: one press),
+# "content" (its colour or rank too: two presses) or "slots" (hand memory: the
+# receiver, the clue and the cards it touched, remembered by slot; new cards left).
+hints = "{default}"\
+"""
 
 _DEFAULT_CONFIG = """\
 # hanabi-companion configuration.

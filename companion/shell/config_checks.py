@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.core.hint_level import DEFAULT_HINT_LEVEL, HintLevel
 from companion.core.i18n import LANGUAGES
 from companion.shell.config_values import (
     BAUD_RATES,
@@ -183,9 +184,24 @@ class Checker:
             name: self.get(table, s, name, defaults[name], _check_option(name))
             for name in OPTION_NAMES
         }
+        word = self.get(table, s, "hints", None, _one_of(tuple(level.value for level in HintLevel)))
+        hints = HintLevel.from_word(word) or DEFAULT_HINT_LEVEL
+        if "hand_memory" in table and values["hand_memory"] is not (hints is HintLevel.SLOTS):
+            if word is None:  # an older file's spelling: hand memory alone
+                hints = HintLevel.SLOTS if values["hand_memory"] else hints
+            else:
+                memory = str(values["hand_memory"]).lower()
+                self.problem(
+                    s,
+                    "hints",
+                    f"{word!r} disagrees with hand_memory = {memory}"
+                    ' (hand memory is hints = "slots")',
+                )
+        values["hand_memory"] = hints is HintLevel.SLOTS
         return GameConfig(
             players=self.get(table, s, "players", 3, _int_in(2, 5, "a player count")),
             options=GameOptions.from_dict(values),
+            hints=hints,
         )
 
     def gpio(self, table: dict[str, Any]) -> GpioConfig:
@@ -295,7 +311,7 @@ class Checker:
 
 _SCREEN_KEYS = ("display", "size", "fullscreen", "language")
 _WEB_KEYS = ("enabled", "port", "bind")
-_GAME_KEYS = ("players", *OPTION_NAMES)
+_GAME_KEYS = ("players", "hints", *OPTION_NAMES)
 _GPIO_KEYS = (
     "pin_factory",
     "hint",

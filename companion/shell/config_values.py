@@ -10,6 +10,7 @@ from pathlib import Path
 
 from msgspec import Struct, field
 
+from companion.core.hint_level import DEFAULT_HINT_LEVEL, HintLevel
 from engine.errors import CompanionError
 from engine.options import GameOptions
 from hardware.wiring import SERIAL_PROTOCOLS, PanelPins, ReaderRole, ScannerProtocol
@@ -40,10 +41,12 @@ class ScreenConfig(Struct, frozen=True):
 
 
 class GameConfig(Struct, frozen=True):
-    """The ``[game]`` section: the defaults offered when a new game is set up."""
+    """The ``[game]`` section: the defaults offered when a new game is set up. ``hints``:
+    what a hint records (the slots level is the option ``hand_memory``, set with it)."""
 
     players: int = 3
     options: GameOptions = field(default_factory=GameOptions)
+    hints: HintLevel = DEFAULT_HINT_LEVEL
 
 
 class GpioConfig(Struct, frozen=True):

@@ -23,6 +23,7 @@ Everything the other layers use is imported from here. Where each part lives:
 - :mod:`~companion.storage.findings`: the findings kept until a player has seen them;
 - :mod:`~companion.storage.lock`: the data directory's lock;
 - :mod:`~companion.storage.full`: a full SD card told apart from other I/O errors;
+- :mod:`~companion.storage.hint_levels`: the hint level kept with each game;
 - :mod:`~companion.storage.files`: the directory and file on disk, connections, time stamps;
 - :mod:`~companion.storage.handles`: one handle on the file per process;
 - :mod:`~companion.storage.errors`: the exceptions, under :class:`StorageError`;
@@ -53,6 +54,7 @@ from companion.storage.errors import (
 from companion.storage.files import BUSY_TIMEOUT_MS, default_data_dir
 from companion.storage.findings import FINDINGS_NAME, kept_findings
 from companion.storage.full import FULL_BELOW_BYTES
+from companion.storage.hint_levels import game_hint_level
 from companion.storage.ledger import LEDGER_FINDINGS, LEDGER_NAME, Ledger, LedgerState
 from companion.storage.lock import LOCK_NAME, DataDirLock
 from companion.storage.phones import PHONE_ANSWERS_KEPT
@@ -65,6 +67,7 @@ from companion.vocabulary.records import (
     HistoryPage,
     HistoryRow,
     ImportedGame,
+    PlayerStatsRow,
     StatsRow,
     StoredEntry,
     StoredGame,
@@ -96,6 +99,7 @@ __all__ = [
     "Ledger",
     "LedgerState",
     "PhoneReceipt",
+    "PlayerStatsRow",
     "StatsRow",
     "Storage",
     "StorageError",
@@ -107,5 +111,6 @@ __all__ = [
     "end_damaged",
     "end_line",
     "end_problem",
+    "game_hint_level",
     "kept_findings",
 ]

@@ -27,6 +27,7 @@ from companion.storage.schema import (
     _INTEGRITY_PROBES,
     _SCHEMA_PROBES,
     _TABLES,
+    _TALLY_PROBES,
     APPLICATION_ID,
     SCHEMA_VERSION,
     _schema_changed,
@@ -159,6 +160,7 @@ def _probe(path: Path) -> _Verdict:
             return _Verdict("corrupt", f"its schema was changed ({', '.join(changed[:3])})")
         # No whole-file check here: it reads every page (Storage.check, decision 0090).
         probes = _SCHEMA_PROBES + (_INTEGRITY_PROBES if version >= 3 else ())
+        probes += _TALLY_PROBES if version >= 5 else ()
         for query in probes:  # a column renamed by damaged bytes in the schema
             probe.execute(query).fetchall()
         return _Verdict("ours", version=version)

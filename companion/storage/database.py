@@ -2,22 +2,20 @@
 
 Every read and write of the games goes through it.
 
-Durability: every write method runs in its own ``BEGIN IMMEDIATE … COMMIT``
-and returns only once SQLite has committed it (WAL journal,
-``synchronous=FULL``), so an action the screen shows is on disk; a writer
-killed mid-call loses at most the action it had not yet confirmed.
+Durability: every write method runs in its own ``BEGIN IMMEDIATE … COMMIT`` and returns
+only once SQLite has committed it (WAL journal, ``synchronous=FULL``), so an action the
+screen shows is on disk; a writer killed mid-call loses at most the action it had not yet
+confirmed.
 
-The file is ours only if SQLite says so: a file that is not a database, a
-damaged one, one of another program (another ``application_id``) or of a
-newer schema is renamed aside (with its ``-wal``/``-shm`` files), never
-overwritten, and :attr:`Storage.notice` says so in words
+The file is ours only if SQLite says so: a file that is not a database, a damaged one, one
+of another program (another ``application_id``) or of a newer schema is renamed aside (with
+its ``-wal``/``-shm`` files), never overwritten, and :attr:`Storage.notice` says so in words
 (:mod:`companion.storage.opening`, :mod:`companion.storage.damage`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import sqlite3
 import threading
@@ -29,6 +27,7 @@ from typing import Any, Final
 
 from msgspec.structs import replace
 
+from companion.storage import settings
 from companion.storage.chain import _append_lines, _chain_head, _drop_last_line, _start_chain
 from companion.storage.damage import _check_words, _is_damage
 from companion.storage.errors import (
@@ -48,6 +47,7 @@ from companion.storage.files import (
 from companion.storage.findings import Keeper, _write_db_kept
 from companion.storage.full import _disk_full, _full_error, _is_full
 from companion.storage.handles import _refuse_second_handle, _register, _unregister
+from companion.storage.hint_levels import keep_hint_level
 from companion.storage.importing import _import_games
 from companion.storage.ledger import Ledger, _ledger_state
 from companion.storage.opening import _open_file, _open_to_read
@@ -72,6 +72,7 @@ from companion.storage.reading import (
     _status,
     _status_words,
 )
+from companion.storage.tallies import _has_tallies, _player_rows, _setup_rows, _tally_rows
 from companion.vocabulary.phone import PairedPhone, PhoneReceipt
 from companion.vocabulary.records import (
     Finding,
@@ -80,6 +81,7 @@ from companion.vocabulary.records import (
     HistoryPage,
     HistoryRow,
     ImportedGame,
+    PlayerStatsRow,
     StatsRow,
     StoredEntry,
     StoredGame,
@@ -88,6 +90,7 @@ from engine.actions import Action, Discard, Hint, Play
 from engine.game import Game
 from engine.log import action_to_dict, dump_line, setup_to_dict
 from engine.setup import GameSetup
+from engine.story import efficiency
 
 log = logging.getLogger("hanabi-companion.storage")
 
@@ -97,11 +100,8 @@ HISTORY_PAGE: Final = 20
 
 
 class Storage:
-    """The games database of one data directory. Open it with :meth:`open`.
-
-    Safe to share between threads (one lock serialises the calls); several
-    processes may open the same file (SQLite's locks, ``busy_timeout``).
-    """
+    """The games database of one data directory (:meth:`open`): safe to share between
+    threads (one lock serialises the calls); several processes may open the same file."""
 
     DEFAULT_NAME = "games.db"
 
@@ -373,11 +373,11 @@ class Storage:
 
     # -- games ---------------------------------------------------------------
 
-    def new_game(self, setup: GameSetup) -> int:
+    def new_game(self, setup: GameSetup, *, hint_level: str | None = None) -> int:
         """Store a new game (status ``playing``) and return its id.
 
         Any other game still ``playing`` is marked ``abandoned``: one table,
-        one game at a time.
+        one game at a time. ``hint_level`` is kept with it (:mod:`~.hint_levels`).
         """
         header = dump_line(setup_to_dict(setup))
         stamp = self._stamp()
@@ -394,6 +394,7 @@ class Storage:
             game_id = cursor.lastrowid
             assert game_id is not None
             _start_chain(db, game_id, header)
+            keep_hint_level(db, game_id, hint_level)
         self.checkpoint()
         with self._lock:
             self._witness()
@@ -477,8 +478,8 @@ class Storage:
                 )
             db.execute(
                 "UPDATE games SET status = 'over', finished_at = COALESCE(finished_at, ?),"
-                " score = ?, max_score = ?, rating = ?, outcome = ?, end_reason = ?"
-                " WHERE id = ?",
+                " score = ?, max_score = ?, rating = ?, outcome = ?, end_reason = ?,"
+                " efficiency = ? WHERE id = ?",
                 (
                     stamp,
                     game.score,
@@ -486,6 +487,7 @@ class Storage:
                     None if rating is None else rating.value,
                     None if outcome is None else outcome.value,
                     None if reason is None else reason.value,
+                    efficiency(game),
                     game_id,
                 ),
             )
@@ -563,7 +565,8 @@ class Storage:
 
     def history(self) -> list[HistoryRow]:
         """Every game, newest first (by id: the Pi's clock may jump): the finished ones
-        and those left unfinished (in play, or abandoned for a new game), resumable.
+        and those left unfinished (in play, or abandoned for a new game), resumable; an
+        unfinished one with no action is not listed (nothing to resume).
 
         Each game's log is read and replayed: a game that does not is a row with
         :attr:`HistoryRow.damaged` set (and no result), never an exception.
@@ -581,7 +584,7 @@ class Storage:
         Each game listed is read back and replayed as in :meth:`history` (a damaged one is a
         row that says so), so a page costs the same however many games are stored.
         """
-        where = "" if before is None else " WHERE id < ?"
+        where = "" if before is None else " AND id < ?"
         params = ([] if before is None else [before]) + [limit + 1, max(0, skip)]
         with self._transaction("read the history", write=False) as db:
             rows = db.execute(
@@ -645,14 +648,20 @@ class Storage:
         return replace(stored, status=GameStatus.PLAYING, finished_at=None)
 
     def stats(self) -> list[StatsRow]:
-        """Best and average score per (players, options) over the finished games,
-        by player count, then by the options' :meth:`~GameOptions.code`."""
+        """The figures per (players, options) of the finished games, by player count then
+        options' code: sums of ``tallies`` (an older file only read: ``game_stats``)."""
         with self._transaction("read the statistics", write=False) as db:
-            # Kept up to date by SQLite's triggers (see _SCHEMA_YEARS): a row per group.
+            if _has_tallies(db):
+                return _setup_rows(_tally_rows(db))
             rows = db.execute(
                 "SELECT players, CAST(variant AS BLOB), games, best, total FROM game_stats"
             ).fetchall()
         return _stats_rows(rows)
+
+    def player_stats(self) -> list[PlayerStatsRow]:
+        """The figures per player name over every set-up, most games first."""
+        with self._transaction("read the statistics", write=False) as db:
+            return _player_rows(_tally_rows(db)) if _has_tallies(db) else []
 
     # -- settings ------------------------------------------------------------
 
@@ -666,21 +675,11 @@ class Storage:
                 ).fetchone()
         except DamagedGameError:  # logged where it was met
             return default
-        if row is None:
-            return default
-        try:
-            return json.loads(bytes(row[0] or b"").decode("utf-8"))
-        except ValueError:  # UnicodeDecodeError too
-            return default  # a hand-edited value; a set-up choice is not worth a crash
+        return default if row is None else settings.decode(row[0], default)
 
     def set_setting(self, key: str, value: Any) -> None:
         """Remember ``value`` (JSON data: tuples come back as lists) under ``key``."""
-        if not isinstance(key, str):
-            raise TypeError(f"a setting's key must be a string, not {key!r}")
-        try:
-            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError) as error:
-            raise TypeError(f"the setting {key!r} must be JSON data ({error})") from None
+        text = settings.encode(key, value)
         with self._transaction(f"save the setting {key!r}", write=True) as db:
             db.execute(
                 "INSERT INTO settings (key, value) VALUES (?, ?)"

@@ -27,9 +27,16 @@ from engine.setup import GameSetup
 
 #: The columns of a history row (see :func:`_history_row`), read as bytes where damaged
 #: bytes must not fail the whole query.
+#: The history lists every game but an unfinished one with no action: a New game pressed
+#: by mistake, or one the app was stopped in before its first action, is no game of the
+#: history (docs/decisions/0101-a-game-without-actions-is-not-listed.md). Its row stays in
+#: the file (the ledger counts every number given); a finished game is listed whatever
+#: its actions (one whose actions are gone is damage, said).
 _HISTORY_SELECT = (
     "SELECT id, CAST(started_at AS BLOB), CAST(finished_at AS BLOB), score, max_score,"
     " CAST(rating AS BLOB), CAST(outcome AS BLOB), CAST(end_reason AS BLOB) FROM games"
+    " WHERE NOT (status IN ('playing', 'abandoned')"
+    " AND NOT EXISTS (SELECT 1 FROM actions WHERE actions.game_id = games.id))"
 )
 
 

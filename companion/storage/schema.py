@@ -18,13 +18,14 @@ from typing import Final
 
 from companion.storage.chain import _chain_next, _chain_start
 from companion.storage.errors import StorageError
+from companion.storage.tallies import TALLY_PROBES, _migrate_tallies
 
 log = logging.getLogger("hanabi-companion.storage")
 
 APPLICATION_ID: Final = 0x48414E42
 """``PRAGMA application_id`` of our database files: ASCII ``HANB``."""
 
-SCHEMA_VERSION: Final = 4
+SCHEMA_VERSION: Final = 5
 """``PRAGMA user_version`` of the schema storage creates (older ones are upgraded in place,
 see :data:`_MIGRATIONS`)."""
 
@@ -41,6 +42,8 @@ _INTEGRITY_PROBES = (
     "SELECT actions_count, chain FROM games LIMIT 0",
     "SELECT chain FROM actions LIMIT 0",
 )
+#: The columns and table schema 5 added (:mod:`~companion.storage.tallies`).
+_TALLY_PROBES = TALLY_PROBES
 
 
 _SCHEMA = (
@@ -214,6 +217,7 @@ _MIGRATIONS: Final[dict[int, Callable[[sqlite3.Connection], None]]] = {
     2: _migrate_years,
     3: _migrate_integrity,
     4: _migrate_phones,
+    5: _migrate_tallies,
 }
 
 

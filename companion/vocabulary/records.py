@@ -161,13 +161,30 @@ class ImportedGame(Struct, frozen=True):
 
 
 class StatsRow(Struct, frozen=True):
-    """Best and average score of the finished games of one table size and variant."""
+    """The figures of the finished games of one table size and variant: how many, best and
+    average score, how many perfect and struck out, and the average efficiency of those
+    played with hand memory (None: none was)."""
 
     players: int
     options: GameOptions
     games: int
     best: int
     average: float
+    perfect: int = 0
+    strikeouts: int = 0
+    efficiency: float | None = None
+
+
+class PlayerStatsRow(Struct, frozen=True):
+    """The figures of the finished games a player name played, over every set-up."""
+
+    name: str
+    games: int
+    best: int
+    average: float
+    perfect: int = 0
+    strikeouts: int = 0
+    efficiency: float | None = None
 
 
 class Finding(Struct, frozen=True):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core import i18n
+from companion.core.stats_words import figures_words
 from companion.core.words import game_lines
 from companion.storage import DamagedGameError, Storage, StorageError, end_line
 from companion.vocabulary.records import HistoryRow
@@ -29,6 +30,7 @@ HISTORY_LABELS = {
     "games": "web_games",
     "score": "web_score",
     "no_charts": "web_no_charts",
+    "players": "stats_players",
 }
 
 
@@ -51,8 +53,9 @@ class HistorySource:
             storage = self._storage()
             rows = storage.history()
             stats = storage.stats()
+            players = storage.player_stats()
         except StorageError:
-            rows, stats = [], []
+            rows, stats, players = [], [], []
         return {
             "labels": {name: i18n.tr(lang, key) for name, key in HISTORY_LABELS.items()},
             "games": [_game_row(lang, row) for row in rows],
@@ -62,8 +65,13 @@ class HistorySource:
                     "games": stat.games,
                     "best": stat.best,
                     "average": round(stat.average, 1),
+                    "figures": figures_words(lang, stat),
                 }
                 for stat in stats
+            ],
+            "players": [
+                {"name": row.name, "games": row.games, "figures": figures_words(lang, row)}
+                for row in players
             ],
             "series": _series(lang, rows),
         }

@@ -22,9 +22,12 @@ from msgspec import Struct, to_builtins
 
 from companion.core import i18n
 from companion.core.controller import Controller, Happened, Undone, message_words
+from companion.core.entry import KEY_KINDS, refused_before_entry
+from engine.actions import Action
 from engine.cards import Color
 from engine.game import Event, Game
 from engine.memory import SlotKnowledge
+from engine.setup import GameSetup
 
 #: How many of the last actions the page lists, newest first.
 RECENT_ACTIONS = 8
@@ -77,6 +80,9 @@ LABELS = {
     "cancel": "cancel",
     "confirm": "confirm",
     "back": "web_back",
+    "play_log": "web_play_log",
+    "story": "story_title",
+    "story_legend": "story_legend",
 }
 
 
@@ -159,12 +165,24 @@ class Snapshot(Struct, frozen=True):
     last_action: str = ""
     #: What storage found and no player has acknowledged yet (OK on the panel), in words.
     findings: tuple[str, ...] = ()
+    #: The actions refused now whatever is entered after ("discard": all 8 hint tokens…),
+    #: each with its sentence: the page refuses them at the first tap, as the panel does
+    #: at the first key (:func:`~companion.core.entry.refused_before_entry`).
+    refused: tuple[tuple[str, str], ...] = ()
+    #: The finished game's BG Stats link, and its QR code as an SVG data URI ("": none).
+    play_link: str = ""
+    play_qr: str = ""
+    #: The finished game's curve: per turn (0: the start) the score, the highest reachable
+    #: score, the pace (None at the end) and the hint tokens; and its drops, in words.
+    story: tuple[tuple[int, int, int, int | None, int], ...] = ()
+    story_drops: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON values: the views (nested ones too) become objects, the labels an object,
         and tuples stay tuples, which JSON writes as lists."""
         data: dict[str, Any] = to_builtins(self)
         data["labels"] = dict(self.labels)
+        data["refused"] = dict(self.refused)
         return data
 
 
@@ -237,7 +255,54 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         timed_display=game.setup.options.timed_display,
         last_action=_last_action(controller),
         findings=findings,
+        refused=_refused(lang, game),
+        play_link=controller.end_link() or "",
+        play_qr=play_qr(controller.end_link() or ""),
+        **(_story(lang, game) if over else {}),
     )
+
+
+def _refused(lang: str, game: Game) -> tuple[tuple[str, str], ...]:
+    """The actions refused now whatever is entered after, by kind, with the sentence the
+    panel says at the first key."""
+    refused = []
+    for kind in KEY_KINDS.values():
+        error = refused_before_entry(game, kind)
+        if error is not None:
+            refused.append((kind.value, i18n.refusal_text(lang, error, game.setup.names)))
+    return tuple(refused)
+
+
+def _story(lang: str, game: Game) -> dict[str, Any]:
+    """The finished game's curve and drops (made once per game: the snapshot is made at
+    every frame)."""
+    return _told(lang, game.setup, tuple(game.actions))
+
+
+@lru_cache(maxsize=2)
+def _told(lang: str, setup: GameSetup, actions: tuple[Action, ...]) -> dict[str, Any]:
+    from companion.core.story_words import drop_words
+    from engine.story import story
+
+    game = Game.replay(setup, list(actions))
+    told = story(game)
+    return {
+        "story": tuple((p.turn, p.score, p.max_score, p.pace, p.hints) for p in told.points),
+        "story_drops": tuple(drop_words(lang, drop, game) for drop in told.drops)
+        or (i18n.tr(lang, "story_no_drop"),),
+    }
+
+
+@lru_cache(maxsize=2)
+def play_qr(link: str) -> str:
+    """The QR code of ``link`` as an SVG data URI (made on the companion: the page loads
+    nothing from elsewhere); "" for no link. Made once per link, not once per frame."""
+    if not link:
+        return ""
+    import segno
+
+    code = segno.make(link, error="l", boost_error=True, micro=False)
+    return str(code.svg_data_uri(scale=4, border=4, dark="#000", light="#fff"))
 
 
 def _last_action(controller: Controller) -> str:

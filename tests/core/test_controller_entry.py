@@ -50,10 +50,13 @@ from companion.core.controller import (
     SetupDraft,
     StartGame,
 )
+from companion.core.i18n import refusal_text
 from engine import (
     Discard,
     Event,
     EventKind,
+    Game,
+    GameSetup,
     Hint,
     Multicolor,
     Play,
@@ -475,3 +478,76 @@ def test_issue20_3_a_card_refused_on_a_pad_is_still_said_on_the_game_screen():
     drive(c, CardScanned("t", C("R1"), role="discard"))  # all 8 tokens: no discard
     assert c.screen is Screen.GAME and c.entry is None
     assert c.message.error.code == "hint_tokens_full"
+
+
+# -- issue 33: a phone refuses at the first tap where the panel refuses at the first key --
+
+
+@pytest.mark.parametrize("hand_memory", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_the_panel_and_the_phones_refuse_the_same_actions_at_once_in_the_same_words(
+    seed, hand_memory
+):
+    """Issue 33: a discard at 8 hint tokens was refused at the panel's first key, on a
+    phone only after slot, colour and rank (4 taps). One check now: at every position of
+    whole games, the panel's first key of a hint, a play or a discard is refused exactly
+    when the phone's snapshot lists that action as refused, in the same sentence; and the
+    server refuses the phone's action too, in those words, whatever card it names."""
+    import random
+
+    from companion.core.entry import KEY_KINDS
+    from companion.vocabulary.phone import PairedPhone, PhoneMove
+    from companion.web.snapshot import build_snapshot
+    from engine.table import SimulatedTable
+
+    setup = GameSetup(
+        players=2 + seed % 4,
+        names=("Ann", "Bo", "Cy", "Di", "Eve")[: 2 + seed % 4],
+        options=GameOptions(hand_memory=hand_memory),
+    )
+    table = SimulatedTable(setup, random.Random(seed), skill=0.5)
+    seen: set[str] = set()
+    while True:
+        game = table.game
+        snapshot = build_snapshot(Controller(SetupDraft(), Game.replay(setup, game.actions)))
+        refused = dict(snapshot.to_json()["refused"])
+        current = game.position.current
+        held = table.hands[current][0] if table.hands[current] else C("R1")
+        for key, kind in KEY_KINDS.items():
+            panel = Controller(SetupDraft(), Game.replay(setup, game.actions))
+            before = len(panel.game.actions)
+            if not game.is_over:  # at the end the panel's keys begin nothing
+                effects = panel.handle(Press(key))
+                said = isinstance(panel.message, Refused)
+                assert said == (kind.value in refused), (key, game.position)
+                if not said:
+                    continue
+                error = panel.message.error
+                assert refusal_text("en", error, setup.names) == refused[kind.value]
+                assert effects == [Beep("refused")] and len(panel.game.actions) == before
+            elif kind.value not in refused:
+                raise AssertionError(f"{kind.value} not refused in a game that is over")
+            action = {
+                "hint": Hint(to=(current + 1) % setup.players, rank=1),
+                "play": Play(held),
+                "discard": Discard(held),
+            }[kind.value]
+            if hand_memory and kind.value != "hint" and table.hands[current]:
+                action = table.with_slots(action)
+            panel.paired[b"t" * 32] = PairedPhone(1, "Ann")
+            move = PhoneMove("a" * 16, "1", before, action, token_hash=b"t" * 32)
+            (reply,) = panel.handle(move)
+            assert not reply.ok and len(panel.game.actions) == before  # the server refuses
+            assert isinstance(reply.message, Refused)
+            seen.add(reply.message.error.code)
+            assert refusal_text("en", reply.message.error, setup.names) == refused[kind.value]
+        if game.is_over:
+            break
+        table.step()
+    assert {"hint_tokens_full", "game_over"} <= seen
+    spent = Game.replay(GameSetup(players=3), [Hint()] * 8)  # no hint token left
+    refused = dict(build_snapshot(Controller(SetupDraft(), spent)).to_json()["refused"])
+    panel = Controller(SetupDraft(), Game.replay(spent.setup, spent.actions))
+    assert panel.handle(Press(Key.HINT)) == [Beep("refused")]
+    assert isinstance(panel.message, Refused) and panel.message.error.code == "no_hint_tokens"
+    assert refused == {"hint": refusal_text("en", panel.message.error, spent.setup.names)}

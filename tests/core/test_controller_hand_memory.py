@@ -34,6 +34,7 @@ from support.table_stories import (
 
 from companion.core import i18n
 from companion.core.controller import (
+    HINT_LEVEL_ROW,
     MORE_CLUES,
     SETUP_ROWS,
     Beep,
@@ -41,6 +42,7 @@ from companion.core.controller import (
     EntryKind,
     EntryStep,
     GamePage,
+    HintLevel,
     Info,
     RecordAction,
     RecordUndo,
@@ -128,19 +130,24 @@ def memory(c: Controller, seat: int) -> list[tuple[Color | None, int | None]]:
 # -- the option -------------------------------------------------------------------------
 
 
-def test_hand_memory_is_off_by_default_and_a_hint_stays_one_press():
-    c = started(players=3)
+def test_hand_memory_is_off_by_default_and_a_hint_at_the_count_level_stays_one_press():
+    assert not SetupDraft().options.hand_memory
+    assert SetupDraft().hint_level is HintLevel.CONTENT  # the default: colour or rank
+    c = started(players=3)  # the stories' count level
     assert not c.hand_memory
     assert recorded(drive(c, HINT)) == [Hint(player=0)]
 
 
 def test_one_option_a_setup_row_a_config_key_a_log_header_key_and_a_variant_name():
+    """Hand memory is the third value of the set-up's Hints row and of the config's
+    ``hints`` (``hand_memory = true`` still reads), the log header's ``hand_memory``."""
     from companion.shell.config import parse_config
     from engine import GameSetup
     from engine.log import format_log, parse_log
 
-    assert "hand_memory" in SETUP_ROWS
-    assert parse_config("[game]\nhand_memory = true\n").game.options.hand_memory
+    assert HINT_LEVEL_ROW in SETUP_ROWS and "hand_memory" not in SETUP_ROWS
+    assert parse_config('[game]\nhints = "slots"\n').game.options.hand_memory
+    assert parse_config("[game]\nhand_memory = true\n").game.hints is HintLevel.SLOTS
     setup = GameSetup(players=3, options=GameOptions(hand_memory=True))
     assert '"hand_memory": true' in format_log(setup, [])
     assert parse_log(format_log(setup, [])).setup.options.hand_memory
@@ -150,13 +157,14 @@ def test_one_option_a_setup_row_a_config_key_a_log_header_key_and_a_variant_name
         )
 
 
-def test_turning_hand_memory_on_says_once_how_to_hold_the_cards():
+def test_choosing_hand_memory_says_once_how_to_hold_the_cards():
     c = Controller(SetupDraft(players=3))
-    c.change_setup_row("hand_memory")
-    assert c.draft.options.hand_memory
+    c.change_setup_row(HINT_LEVEL_ROW)  # content, then slots: hand memory
+    assert c.draft.options.hand_memory and c.draft.hint_level is HintLevel.SLOTS
     assert c.message == Info("hand_memory_how_to_hold")
-    c.change_setup_row("hand_memory")  # off again: nothing to say
-    assert not c.draft.options.hand_memory and c.message is None
+    c.change_setup_row(HINT_LEVEL_ROW)  # round to the count level: nothing to say
+    assert not c.draft.options.hand_memory and c.draft.hint_level is HintLevel.COUNT
+    assert c.message is None
 
 
 # -- keyboard ---------------------------------------------------------------------------

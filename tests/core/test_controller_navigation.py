@@ -49,7 +49,7 @@ from companion.core.controller import (
     StartGame,
     Undone,
 )
-from companion.core.i18n import LANGUAGES
+from companion.core.i18n import LANGUAGES, tr
 from engine import (
     EndReason,
     Game,
@@ -385,20 +385,38 @@ def test_every_screen_answers_input(screen):
 
 
 def test_start_while_a_game_is_unfinished_asks_first():
-    """Menu, New game, Start: the unfinished game would be abandoned, so Start says so and
-    needs a second press; anything else in between drops the question."""
+    """Menu, New game, Start: the unfinished game is kept, to resume from the history;
+    Start says so and needs a second press; anything else in between drops the question."""
     c = started()
     hints(c)
     running = c.game
     c.choose_menu("new_game")
     assert c.screen is Screen.SETUP and SETUP_ROWS[c.focus] == "start"
     assert drive(c, OK) == []
-    assert c.game is running and c.message == Info("start_abandons_the_game")
+    assert c.game is running and c.message == Info("start_keeps_the_game")
     drive(c, NEXT, PREVIOUS)  # something else: the question is dropped
     assert drive(c, OK) == [] and c.game is running
     effects = drive(c, OK)  # asked, and confirmed
     assert [type(e) for e in effects] == [SaveSettings, StartGame]
     assert c.game is not running and c.screen is Screen.GAME
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_new_game_tells_the_truth_and_asks_nothing_for_a_game_without_an_action(lang):
+    """Issue 33: New game said the game in progress "will be abandoned" while it is kept
+    and resumable: the sentence says it is kept, and where to resume it (the menu's
+    History); a game with no action is not kept (not listed), so Start starts at once."""
+    c = started()
+    c.draft.language = lang
+    c.choose_menu("new_game")
+    effects = drive(c, OK)  # the game in progress has no action: nothing to keep
+    assert [type(e) for e in effects] == [SaveSettings, StartGame]
+    hints(c)
+    c.choose_menu("new_game")
+    assert drive(c, OK) == [] and c.message == Info("start_keeps_the_game")
+    said = tr(lang, "start_keeps_the_game")
+    assert tr(lang, "history") in said and tr(lang, "start") in said
+    assert not any(word in said.lower() for word in ("abandon", "abgebrochen"))
 
 
 def test_start_after_a_finished_game_asks_nothing():
@@ -469,11 +487,11 @@ def test_issue20_6_resuming_from_the_history_asks_before_abandoning_the_game_in_
     history_of(c, history_row(2, "playing"), history_row(1, "abandoned"))
     drive(c, NEXT)
     assert c.history_focus().id == 1
-    assert drive(c, OK) == [] and c.message == Info("resume_abandons_the_game")
+    assert drive(c, OK) == [] and c.message == Info("resume_keeps_the_game")
     assert c.game is running and c.screen is Screen.HISTORY
     drive(c, PREVIOUS, NEXT)  # something else: the question is dropped, and unsaid
     assert c.message == Happened(running.events[-1])
-    assert drive(c, OK) == [] and c.message == Info("resume_abandons_the_game")
+    assert drive(c, OK) == [] and c.message == Info("resume_keeps_the_game")
     assert drive(c, OK) == [ResumeGame(1)]  # asked, and confirmed
 
 
@@ -483,7 +501,7 @@ def test_issue20_6_a_tap_on_the_resume_button_asks_too():
     c = started()
     hints(c)
     history_of(c, history_row(2, "abandoned"))
-    assert drive(c, Select(RESUME_ROW)) == [] and c.message == Info("resume_abandons_the_game")
+    assert drive(c, Select(RESUME_ROW)) == [] and c.message == Info("resume_keeps_the_game")
     assert drive(c, Select(RESUME_ROW)) == [ResumeGame(2)]
 
 

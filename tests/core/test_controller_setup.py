@@ -202,6 +202,26 @@ def test_2_names_are_typed_erased_and_used_in_the_game():
     assert c.names == ("Ann", "Bo")
 
 
+def test_2_a_name_typed_over_a_remembered_one_replaces_it():
+    """Issue 33: the names an earlier table typed are remembered; typing "Cy" over "Ann"
+    gave "AnnCy". Each name starts selected, as a text field's is: the first character
+    replaces it, the next ones add; BackSpace first erases it whole; Return moves on to
+    the next name, itself selected; a name left alone stays as it was."""
+    c = Controller(SetupDraft(players=3, names=["Ann", "Bo", "Dee"]))
+    drive(c, Select("names"))
+    assert c.name_selected
+    drive(c, TypeText("C"), TypeText("y"))  # one character at a time, as typed
+    assert c.draft.names[0] == "Cy" and not c.name_selected
+    drive(c, UNDO)  # once typing: one character
+    assert c.draft.names[0] == "C"
+    drive(c, OK)  # Bo's seat, selected
+    assert c.editing_name == 1 and c.name_selected
+    drive(c, UNDO)  # selected: erased whole
+    assert c.draft.names[1] == "" and not c.name_selected
+    drive(c, TypeText("Di"), OK, OK)  # Dee left alone
+    assert not c.wants_text() and c.draft.names == ["C", "Di", "Dee"]
+
+
 def test_2_names_are_capped_and_blank_names_get_a_default():
     c = Controller(SetupDraft(players=3))
     focus(c, "names")

@@ -398,7 +398,35 @@ def realistic_refusals() -> list[IllegalAction]:
     errors.append(refused(wild, Hint(to=1, color=M)))  # hint_color_not_allowed
     timed = Game(GameSetup(players=3, names=NAMES, options=GameOptions(timed_display=True)))
     errors.append(refused(timed, Play(C("R1"), M)))  # suit_not_in_game (an announce)
-    return errors + empty_hand_refusals() + hand_memory_refusals()
+    return errors + empty_hand_refusals() + hand_memory_refusals() + variant_refusals()
+
+
+def variant_refusals() -> list[IllegalAction]:
+    """The refusals of Hanab Live's variants by name (issue 35): a clue the variant
+    forbids, and a card the special rules rule out of its slot."""
+
+    def game(variant: str, hand_memory: bool = False) -> Game:
+        options = GameOptions(variant=variant, hand_memory=hand_memory)
+        return Game(GameSetup(players=3, names=NAMES, options=options))
+
+    alternating = game("Alternating Clues (5 Suits)")
+    errors = [
+        refused(game("White (5 Suits)"), Hint(to=1, color=M)),  # hint_color_not_named
+        refused(game("Color Mute (5 Suits)"), Hint(to=1, color=R)),  # no_color_hints
+        refused(game("Number Mute (5 Suits)"), Hint(to=1, rank=1)),  # no_rank_hints
+        refused(game("Pink-Ones (5 Suits)"), Hint(to=1, rank=1)),  # rank_hint_not_allowed
+    ]
+    alternating.apply(Hint(to=1, color=R))
+    errors.append(refused(alternating, Hint(to=2, color=B)))  # hint_must_name_rank
+    alternating.apply(Hint(to=2, rank=3))
+    errors.append(refused(alternating, Hint(to=0, rank=4)))  # hint_must_name_color
+    # White-Ones: no colour clue touches a 1, so a red hint that missed a slot leaves its
+    # red 1 possible and rules out red 2 to 5 (colours and ranks all still possible)
+    white_ones = game("White-Ones (5 Suits)", hand_memory=True)
+    white_ones.apply(Hint(to=2, color=R, slots=(1,)))  # Ann tells Cy: red, slot 1
+    white_ones.apply(Hint(to=0, rank=5, slots=(2,)))
+    errors.append(refused(white_ones, Play(C("R3"), slot=2)))  # card_not_possible
+    return errors
 
 
 def hand_memory_refusals() -> list[IllegalAction]:
@@ -423,7 +451,34 @@ def hand_memory_refusals() -> list[IllegalAction]:
     errors.append(refused(game, Hint(to=1, color=B, slots=(1,))))  # hint_cannot_touch
     plain = Game(GameSetup(players=3, names=NAMES))
     errors.append(refused(plain, Play(C("R1"), slot=1)))  # slots_not_recorded
-    return errors
+    return errors + reveal_refusals()
+
+
+def reveal_refusals() -> list[IllegalAction]:
+    """The hands shown at the end (issue 34): a reveal too early, in a game without hand
+    memory, twice, or not the whole hand."""
+    from engine.reveal import Reveal, Reveals
+
+    def refused_reveal(game: Game, reveal: Reveal, before: tuple[Reveal, ...] = ()):
+        reveals = Reveals(game)
+        for earlier in before:
+            reveals.add(earlier)
+        with pytest.raises(IllegalAction) as info:
+            reveals.add(reveal)
+        return info.value
+
+    setup = GameSetup(players=3, names=NAMES, options=GameOptions(hand_memory=True))
+    playing = Game(setup)
+    over = Game(setup)
+    for code in ("B5", "G5", "Y5"):  # a storm: over at once
+        over.apply(Play(C(code), slot=1))
+    whole = Reveal(1, (C("R1"), C("R1"), C("R2"), C("R3"), C("R4")))
+    return [
+        refused_reveal(playing, Reveal(0, ())),  # reveal_before_end
+        refused_reveal(Game(GameSetup(players=3, names=NAMES)), Reveal(0, ())),  # no memory
+        refused_reveal(over, Reveal(1, (C("R1"),))),  # reveal_wrong_count
+        refused_reveal(over, whole, (whole,)),  # revealed_twice
+    ]
 
 
 RAISED = realistic_refusals()
@@ -610,14 +665,15 @@ def test_event_completion_bonus_lost_with_8_tokens():
 
 
 def test_event_misplay():
+    """Issue 33: a misplay names who made it, as every other line does."""
     event = events_of(TWO, [Play(C("R3")), Play(C("R4"))])[-1]
     assert event.kind is EventKind.MISPLAY
-    assert describe_event("en", event, TWO.names) == "Misplay: red 4 is discarded, fuse 2 of 3"
+    assert describe_event("en", event, TWO.names) == "Bo misplayed red 4: discarded, fuse 2 of 3"
     assert describe_event("fr", event, TWO.names) == (
-        f"Erreur{NB}: 4 rouge va à la défausse, mèche 2 sur 3"
+        f"Erreur{NB}: Bo a posé 4 rouge, qui va à la défausse, mèche 2 sur 3"
     )
     assert describe_event("de", event, TWO.names) == (
-        "Fehler: Rot 4 kommt auf den Ablagestapel, Blitz 2 von 3"
+        "Fehler von Bo: Rot 4 kommt auf den Ablagestapel, Blitz 2 von 3"
     )
 
 
@@ -626,14 +682,38 @@ def test_event_misplay_after_a_wrong_announce():
     event = events_of(timed, [Play(C("R1"), Y)])[-1]
     assert event.kind is EventKind.MISPLAY and event.announce_right is False
     assert describe_event("en", event, timed.names) == (
-        "Wrong colour announced: red 1 is discarded, fuse 1 of 3"
+        "Ann announced the wrong colour: red 1 discarded, fuse 1 of 3"
     )
     assert describe_event("fr", event, timed.names) == (
-        f"Mauvaise couleur annoncée{NB}: 1 rouge va à la défausse, mèche 1 sur 3"
+        f"Mauvaise couleur annoncée par Ann{NB}: 1 rouge va à la défausse, mèche 1 sur 3"
     )
     assert describe_event("de", event, timed.names) == (
-        "Falsche Farbe angesagt: Rot 1 kommt auf den Ablagestapel, Blitz 1 von 3"
+        "Ann hat die falsche Farbe angesagt: Rot 1 kommt auf den Ablagestapel, Blitz 1 von 3"
     )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_line_of_what_happened_names_who_did_it(lang: str) -> None:
+    """Issue 33: every kind of action said on the last-action line, the actions page and
+    the phones names the player who made it (a misplay said "Misplay: red 2 is
+    discarded" and no one)."""
+    timed = GameSetup(
+        players=3, names=("Xavi", "Yuki", "Zoe"), options=GameOptions(timed_display=True)
+    )
+    actions = [
+        Hint(),  # count only
+        Hint(to=0, color=R),  # its content
+        Play(C("R1")),  # played
+        Play(C("B3")),  # misplayed
+        Discard(C("W2")),
+        Play(C("G1"), Y),  # the wrong colour announced
+        Play(C("R2"), R),  # the right one
+    ]
+    events = events_of(timed, actions)
+    assert {event.kind for event in events} == set(EventKind)
+    for event in events:
+        text = describe_event(lang, event, timed.names)
+        assert timed.names[event.player] in text, text
 
 
 def test_event_discard():
@@ -796,3 +876,14 @@ def test_one_word_per_thing(lang):
             assert word in tr(lang, key).lower(), (word, key)
         for double in doubles:
             assert not any(double in text for text in strings), double
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_hanab_live_variant_is_named_by_its_name_in_every_language(lang):
+    """Issue 35: a game of a variant by name lists it under that name (a proper name,
+    Hanab Live's), then its other options in the language's words."""
+    options = GameOptions(variant="Pink-Ones (5 Suits)", timed_display=True)
+    words = i18n.variant_name(lang, options)
+    assert (
+        words == f"Pink-Ones (5 Suits), {i18n.variant_name(lang, GameOptions(timed_display=True))}"
+    )

@@ -494,6 +494,7 @@ def test_a_removed_phone_is_refused_at_once(open_table):
     table.app.dispatch(Press(Key.MENU))
     table.app.dispatch(Select("phones"))
     table.app.dispatch(Select(f"remove_phone:{phone.id}"))
+    table.app.dispatch(Press(Key.OK))  # "Remove Ann's phone? OK"
     assert table.storage.paired_phones() == {}
     status, answer = table.act(token, {"action": "play", "card": "B1", "slot": 5})
     assert status == 401 and "pair it again" in answer["text"]

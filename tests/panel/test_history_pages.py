@@ -153,7 +153,7 @@ def test_statistics_are_read_from_a_row_per_group_kept_by_sqlite(storage):
     assert kept_by_the_triggers(storage.path) == counted_from_the_games(storage.path)
     finished = [row for row in storage.history() if row.status is GameStatus.OVER]
     expected = [
-        StatsRow(players, GameOptions(), count, 0, 0.0)
+        StatsRow(players, GameOptions(), count, 0, 0.0, 0, count)
         for players in (2, 3, 4, 5)
         if (count := sum(1 for row in finished if row.players == players))
     ]

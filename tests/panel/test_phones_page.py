@@ -20,7 +20,9 @@ from companion.core import i18n
 from companion.core.controller import (
     PAIR_NO,
     PAIR_YES,
+    REMOVE_NO,
     REMOVE_PHONE,
+    REMOVE_YES,
     Controller,
     Info,
     Screen,
@@ -167,10 +169,11 @@ def test_next_previous_and_ok_reach_and_remove_each_paired_phone():
     controller = STATES["phones_page_paired"]("en")
     assert controller.focused_phone() is None
     assert keys(controller, "down") == [] and controller.focused_phone() == PAIRED[0]
-    assert keys(controller, "down", "return") == [UnpairPhone(PAIRED[1].id)]
+    assert keys(controller, "down", "return") == []  # "Remove …'s phone? OK"
+    assert keys(controller, "return") == [UnpairPhone(PAIRED[1].id)]
     assert keys(controller, "down", "down") == [] and controller.focused_phone() is None
     assert keys(controller, "up") == [] and controller.focused_phone() == PAIRED[2]
-    assert keys(controller, "return") == [UnpairPhone(PAIRED[2].id)]
+    assert keys(controller, "return", "return") == [UnpairPhone(PAIRED[2].id)]
     assert controller.screen is Screen.PHONES
     keys(controller, "up", "up", "up")  # the second, the first, the code
     assert controller.focused_phone() is None
@@ -183,7 +186,31 @@ def test_the_button_panels_next_and_ok_remove_a_phone():
     controller = STATES["phones_page_paired"]("en")
     for _ in range(3):
         assert controller.handle(Press(Key.NEXT)) == []
+    assert controller.handle(Press(Key.OK)) == []  # asked first
     assert controller.handle(Press(Key.OK)) == [UnpairPhone(PAIRED[2].id)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_remove_asks_first_and_cancel_keeps_the_phone(size):
+    """Issue 33: "Remove Di" acted on one tap. A tap (or OK) now asks "Remove Di's
+    phone? OK" with Cancel and OK, nothing removed; Cancel, BACK or leaving the page keeps
+    the phone; only OK then removes it."""
+    for answer in (REMOVE_NO, Press(Key.BACK), Press(Key.MENU)):
+        controller = STATES["phones_page_list"]("en")
+        renderer, _ = drawn(controller, size)
+        remove = tapped(renderer.targets, Select(f"{REMOVE_PHONE}{PAIRED[2].id}"))
+        assert remove is not None and controller.handle(remove) == []
+        assert controller.focused_phone() == PAIRED[2]  # the one asked about, highlighted
+        renderer, _ = drawn(controller, size)
+        said = " ".join(text.text for text in renderer.texts)
+        assert "Remove Bo's phone? OK" in said
+        assert tapped(renderer.targets, REMOVE_NO) == REMOVE_NO
+        for key in ("down", "up", "tab"):  # nothing else answers it
+            assert keys(controller, key) == []
+        assert controller.handle(answer) == []
+        assert len(controller.paired) == 3 and controller.pending_remove is None
+        said = " ".join(text.text for text in drawn(controller, size)[0].texts)
+        assert "phone? OK" not in said
 
 
 def test_back_on_the_list_goes_to_the_code_then_leaves():
@@ -211,7 +238,7 @@ def test_a_removed_phone_moves_the_focus_to_the_next_and_none_left_shows_the_cod
     assert controller.focused_phone() == PAIRED[1]
     del controller.paired[bytes([PAIRED[1].id]) * 32]
     assert controller.focused_phone() == PAIRED[2]
-    assert keys(controller, "return") == [UnpairPhone(PAIRED[2].id)]
+    assert keys(controller, "return", "return") == [UnpairPhone(PAIRED[2].id)]
     del controller.paired[bytes([PAIRED[2].id]) * 32]
     assert controller.focused_phone() == PAIRED[0]
     del controller.paired[bytes([PAIRED[0].id]) * 32]
@@ -232,13 +259,19 @@ def test_each_paired_phone_is_listed_by_name_and_a_tap_removes_it(size, lang):
     controller.handle(next_page)
     renderer, _ = drawn(controller, size)
     for phone in PAIRED:
+        renderer, _ = drawn(controller, size)
         remove = Select(f"{REMOVE_PHONE}{phone.id}")
         rect = next(rect for rect, event in renderer.targets if event == remove)
         label = i18n.tr(lang, "phones_remove", name=phone.name)
         inside = [text.text for text in renderer.texts if rect.contains(text.rect)]
         assert " ".join(inside) == label
         event = tapped(renderer.targets, remove)
-        assert event is not None and controller.handle(event) == [UnpairPhone(phone.id)]
+        assert event is not None and controller.handle(event) == []  # asked first
+        renderer, _ = drawn(controller, size)
+        question = i18n.tr(lang, "phone_remove_confirm", name=phone.name)
+        assert question in " ".join(text.text for text in renderer.texts)
+        yes = tapped(renderer.targets, REMOVE_YES)
+        assert yes is not None and controller.handle(yes) == [UnpairPhone(phone.id)]
 
 
 def test_a_tap_on_a_phone_no_longer_paired_removes_nothing():
@@ -303,6 +336,9 @@ def test_a_phone_paired_then_removed_by_keys_is_stored_and_said(app):
     assert "Remove Ann" in said(app)
     app.dispatch(Press(Key.OK))
     app.step()
+    assert "Remove Ann's phone? OK" in said(app) and len(app.storage.paired_phones()) == 1
+    app.dispatch(Press(Key.OK))
+    app.step()
     assert app.storage.paired_phones() == {} and app.controller.paired == {}
     assert app.controller.message == Info("phone_removed", (("name", "Ann"),))
     new = app.controller.pairing_code or ""  # a phone paired: a new code
@@ -317,6 +353,10 @@ def test_a_phone_removed_by_a_tap_is_forgotten_the_other_kept(app):
     app.step()
     bo = next(phone for phone in app.controller.paired.values() if phone.name == "Bo")
     rect = next(r for r, e in app.targets if e == Select(f"{REMOVE_PHONE}{bo.id}"))
+    app.dispatch(Tap(*rect.center))
+    app.step()
+    assert len(app.storage.paired_phones()) == 2  # asked first: "Remove Bo's phone? OK"
+    rect = next(r for r, e in app.targets if e == REMOVE_YES)
     app.dispatch(Tap(*rect.center))
     app.step()
     assert [phone.name for phone in app.storage.paired_phones().values()] == ["Ann"]

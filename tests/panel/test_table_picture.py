@@ -29,6 +29,7 @@ from engine.log import replay_log
 from engine.memory import SlotKnowledge
 from engine.options import GameOptions
 from engine.table import SimulatedTable
+from hardware.events import Key, Press
 
 #: Every panel size the companion supports, both ways round, and the tall one.
 SIZES = [(240, 320), (320, 240), (480, 320), (320, 480), (800, 480), (480, 800)]
@@ -167,15 +168,16 @@ def test_the_actions_page_lists_the_latest_actions_newest_first_in_the_lines_wor
 
 
 def test_the_end_screen_turns_to_the_pile_then_the_actions():
-    """The end screen's NEXT: the discard pile, then the actions, then the result."""
+    """The end screen's NEXT: the discard pile, then the actions, the story of the game
+    (issue 34), then the result."""
     game = replay_log((EXAMPLES / "finished.jsonl").read_text())
     controller = Controller(SetupDraft(players=game.setup.players), game)
     assert controller.screen is Screen.END
     seen = []
-    for _ in range(3):
+    for _ in range(4):
         controller.handle(pygame_next())
         seen.append(controller.page)
-    assert seen == [GamePage.DISCARDS, GamePage.ACTIONS, GamePage.TABLE]
+    assert seen == [GamePage.DISCARDS, GamePage.ACTIONS, GamePage.STORY, GamePage.TABLE]
 
 
 # -- hand memory from a chair ------------------------------------------------------------
@@ -251,6 +253,44 @@ def test_render_draws_every_page_of_the_end_screen(page, tmp_path):
     done = render(str(EXAMPLES / "finished.jsonl"), "--page", page, "--out", str(out))
     assert done.returncode == 0, done.stderr
     assert out.exists()
+
+
+def finished_with_hand_memory(folder: Path) -> Path:
+    """A game kept with hand memory and over (three misplays, each from its slot 1)."""
+    from engine import Play
+    from engine.log import format_log
+
+    setup = GameSetup(players=2, names=("Ann", "Bo"), options=GameOptions(hand_memory=True))
+    actions = [
+        Hint(to=1, color=Color.RED, slots=(2, 5)),
+        *(Play(Card.from_code(code), slot=1) for code in ("Y4", "R3", "B2")),
+    ]
+    path = folder / "finished-hands.jsonl"
+    path.write_text(format_log(setup, actions), encoding="utf-8")
+    assert replay_log(path.read_text(encoding="utf-8")).is_over
+    return path
+
+
+@pytest.mark.parametrize("size", ["800x480", "480x320", "320x240"])
+def test_render_draws_the_hands_of_a_finished_game(size, tmp_path):
+    """Issue 33: ``render --page hands`` was refused for a finished game; the end screen
+    now turns to every player's hand after the actions (NEXT), as the game screen does,
+    and ``render`` draws it."""
+    log = finished_with_hand_memory(tmp_path)
+    out = tmp_path / f"hands-{size}.png"
+    done = render(str(log), "--page", "hands", "--size", size, "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    width, height = (int(n) for n in size.split("x"))
+    assert pygame.image.load(str(out)).get_size() == (width, height)
+    controller = Controller(SetupDraft(), replay_log(log.read_text(encoding="utf-8")))
+    assert controller.screen is Screen.END
+    assert controller.pages[-1] is GamePage.HANDS
+    renderer = Renderer((width, height), strict=True)
+    for _ in controller.pages[1:]:
+        controller.handle(Press(Key.NEXT))
+    assert controller.page is GamePage.HANDS
+    renderer.draw(pygame.Surface((width, height)), controller)
+    assert {"Ann", "Bo"} <= {drawn.text for drawn in renderer.texts}
 
 
 @pytest.mark.parametrize(

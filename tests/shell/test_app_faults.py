@@ -69,7 +69,9 @@ def dummy_video(monkeypatch):
 
 def make_app(data_dir: Path, language: str = "en") -> App:
     storage = Storage.open(data_dir)
-    controller, game_id = resume(storage, SetupDraft(players=2, language=language))
+    controller, game_id = resume(
+        storage, SetupDraft(players=2, language=language, hint_content=False)
+    )
     return App(storage, open_display("dummy", (480, 320)), controller, game_id)
 
 
@@ -256,7 +258,9 @@ def test_the_notice_of_a_damaged_database_leaves_the_screen_its_room(tmp_path, s
     scramble_a_page(tmp_path)
     storage = Storage.open(tmp_path)
     try:
-        controller, game_id = resume(storage, SetupDraft(players=2, language="fr"))
+        controller, game_id = resume(
+            storage, SetupDraft(players=2, language="fr", hint_content=False)
+        )
         app = App(storage, open_display("dummy", size), controller, game_id)
         try:
             app.draw()
@@ -571,6 +575,7 @@ def test_an_abandoned_game_is_resumed_from_the_history_screen(dummy_video, tmp_p
         app.dispatch(Press(Key.OK))  # Start: asks first, the game is unfinished
         app.dispatch(Press(Key.OK))
         assert app.game_id != first and c.game.actions == []
+        app.dispatch(Press(Key.HINT))  # the new game's first action: a game of the history
         app.dispatch(Press(Key.MENU))
         for effect in c.choose_menu("history"):
             app.carry_out(effect)
@@ -578,7 +583,7 @@ def test_an_abandoned_game_is_resumed_from_the_history_screen(dummy_video, tmp_p
         assert c.history_focus().id == first and c.history_focus().resumable
         assert f"Resume game {first}" in said(app)
         app.dispatch(Press(Key.OK))  # the game in play would be abandoned: asked first
-        assert app.game_id != first and tr("en", "resume_abandons_the_game") in said(app)
+        assert app.game_id != first and tr("en", "resume_keeps_the_game") in said(app)
         app.dispatch(Press(Key.OK))
         assert app.game_id == first and c.screen is Screen.GAME
         assert c.game.actions == played

@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.core.controller import Screen, SetupDraft
+from companion.core import i18n
+from companion.core.controller import HINT_LEVEL_ROW, SETUP_ROWS, HintLevel, Screen, SetupDraft
 from companion.panel.display import open_display
 from companion.shell.app import App, resume
 from companion.storage import Storage, end_line
@@ -82,8 +83,14 @@ class Table:
     """The companion at the table: the real app loop, buttons, LEDs, buzzer and scanner."""
 
     def __init__(
-        self, data_dir: Path, port: str | None, write: Callable[[bytes], None] | None = None
+        self,
+        data_dir: Path,
+        port: str | None,
+        write: Callable[[bytes], None] | None = None,
+        *,
+        hint_content: bool = False,
     ) -> None:
+        """``hint_content``: a hint records its colour or rank (else one press, counted)."""
         self.data_dir = data_dir
         self.port = port
         self._write = write
@@ -96,7 +103,9 @@ class Table:
         self.scanner: CardScanner | None = None
         try:
             self.storage = Storage.open(data_dir)
-            controller, game_id = resume(self.storage, SetupDraft(players=2, names=["Ann", "Bo"]))
+            controller, game_id = resume(
+                self.storage, SetupDraft(players=2, names=["Ann", "Bo"], hint_content=hint_content)
+            )
             if self.storage.notice:  # as companion.shell.commands.run does
                 controller.notice = self.storage.notice
             self.display = open_display("dummy", (480, 320))
@@ -518,5 +527,72 @@ def test_led_bar_shows_a_resumed_games_tokens_before_any_press(sdl_dummy, tmp_pa
         assert again.controller.game.position.hints == 6
         again.pump_for(0.3)  # the first frames, no input
         assert [again.factory.pin(pin).state for pin in LED_BAR] == [True] * 6 + [False] * 2
+    finally:
+        again.close()
+
+
+# -- issue 33: the hint levels, with the buttons alone ------------------------------------
+
+
+@pytest.mark.parametrize("level", list(HintLevel))
+def test_the_buttons_choose_each_hint_level_and_give_hints_at_it(sdl_dummy, tmp_path, level):
+    """The set-up's Hints row chosen with NEXT and OK, then hints given with the buttons:
+    count, one press; content, HINT then the button under the clue (the first colour is
+    under HINT; OK turns to the ranks); slots, the clue then the slots, OK (two players:
+    no "to whom?"). The level is stored with the game: a restart keeps it."""
+    data_dir = tmp_path / "data"
+    table = Table(data_dir, None, hint_content=True)
+    controller = table.controller
+    try:
+        start = SETUP_ROWS.index("start")
+        for _ in range(SETUP_ROWS.index(HINT_LEVEL_ROW) - start):
+            table.press(NEXT)
+        table.pump_until(lambda: SETUP_ROWS[controller.focus] == HINT_LEVEL_ROW, "Hints row")
+        while controller.draft.hint_level is not level:
+            table.press(OK)  # content -> slots -> count
+            table.pump_for(0.1)
+        for _ in range(len(SETUP_ROWS) - SETUP_ROWS.index(HINT_LEVEL_ROW) + start):
+            table.press(NEXT)  # round to "start"
+        table.pump_until(lambda: SETUP_ROWS[controller.focus] == "start", "Start focused")
+        table.start_game()
+        assert controller.hint_level is level
+        if level is HintLevel.COUNT:
+            table.record(lambda: table.press(HINT), Hint(player=0), "HINT")
+        elif level is HintLevel.CONTENT:
+
+            def red() -> None:
+                table.press(HINT)
+                table.pump_until(lambda: controller.entry_step() == "clue", "the clues")
+                table.press(HINT)  # the button under the first colour: red
+
+            table.record(red, Hint(1, Color.RED, player=0), "HINT, HINT")
+
+            def threes() -> None:
+                table.press(HINT)
+                table.pump_until(lambda: controller.entry_step() == "clue", "the clues")
+                table.press(OK)  # under "1-5 ›"
+                table.pump_until(lambda: controller.entry.clue_page == 1, "the ranks")
+                table.press(DISCARD)  # the third button: 3
+
+            table.record(threes, Hint(0, None, 3, player=1), "HINT, OK, DISCARD")
+            words = [i18n.describe_event("en", e, ("Ann", "Bo")) for e in controller.game.events]
+            assert words == ["Ann told Bo: red", "Bo told Ann: 3s"]
+        else:
+
+            def slot_one_red() -> None:
+                table.press(HINT)
+                table.pump_until(lambda: controller.entry_step() == "clue", "the clues")
+                table.press(HINT)  # red
+                table.pump_until(lambda: controller.entry_step() == "slots", "the slots")
+                table.press(HINT)  # the button under slot 1
+                table.pump_until(lambda: controller.entry.touched == (1,), "slot 1 picked")
+                table.press(OK)
+
+            table.record(slot_one_red, Hint(1, Color.RED, player=0, slots=(1,)), "slots")
+    finally:
+        table.close()
+    again = Table(data_dir, None, hint_content=level is HintLevel.COUNT)  # the other default
+    try:
+        assert again.controller.hint_level is level
     finally:
         again.close()

@@ -88,7 +88,10 @@ def pads() -> Iterator[dict[str, Pad]]:
 class Table:
     """The companion at a table: the app, the panel and the readers a config names."""
 
-    def __init__(self, data_dir: Path, readers: tuple[ScannerConfig, ...]) -> None:
+    def __init__(
+        self, data_dir: Path, readers: tuple[ScannerConfig, ...], *, hint_content: bool = False
+    ) -> None:
+        """``hint_content``: a hint records its colour or rank (else one press, counted)."""
         data_dir.mkdir(parents=True, exist_ok=True)
         tag_file = data_dir / "tags.json"
         TagMap({tag: card(code) for code, tag in TAGS.items()}).save(tag_file)
@@ -100,7 +103,9 @@ class Table:
         self.presses = 0
         self._last_edge: dict[int, float] = {}
         self.storage = Storage.open(data_dir)
-        controller, game_id = resume(self.storage, SetupDraft(players=2, names=["Ann", "Bo"]))
+        controller, game_id = resume(
+            self.storage, SetupDraft(players=2, names=["Ann", "Bo"], hint_content=hint_content)
+        )
         self.display = open_display("dummy", (480, 320))
         self.app = App(self.storage, self.display, controller, game_id)
         self._devices_context = open_devices(

@@ -25,12 +25,14 @@ COMMAND = [sys.executable, "-m", "companion"]
 
 def test_typed_game_survives_kill_9_and_resumes(xvfb: dict[str, str], tmp_path: Path) -> None:
     """Section 4 (storage): every confirmed action is on disk before it is shown; an
-    unfinished game resumes exactly where it was after a power cut (kill -9)."""
-    data = tmp_path / "data"
+    unfinished game resumes exactly where it was after a power cut (kill -9), at the hint
+    level it was started with (issue 33: the default, a hint's colour or rank), though
+    the restarted companion's config now says "count"."""
+    data, config = tmp_path / "data", tmp_path / "config.toml"
     app, window = start_app(xvfb, data)
     try:
         keys(xvfb, window, "4", "Return")  # 4 players, start
-        keys(xvfb, window, "h")  # seat 0 gives a hint
+        keys(xvfb, window, "h", "g")  # seat 0 gives a hint: green
         keys(xvfb, window, "p", "r", "1", "Return")  # seat 1 plays R1
         keys(xvfb, window, "d", "b", "2", "Return")  # seat 2 discards B2
         keys(xvfb, window, "p", "g", "3", "Return")  # seat 3 misplays G3
@@ -44,17 +46,19 @@ def test_typed_game_survives_kill_9_and_resumes(xvfb: dict[str, str], tmp_path: 
     log = parse_log(export(data))
     assert log.setup.players == 4
     assert [line["action"] for line in stored] == ["hint", "play", "discard", "play"]
+    assert stored[0] == {"action": "hint", "player": 0, "color": "green"}
     assert [a.card.code() for a in log.actions[1:]] == ["R1", "B2", "G3"]  # type: ignore[union-attr]
     game = replay_log(export(data))
     assert game.position.fuses == 1 and game.position.hints == 8  # hint -1, discard +1
     assert game.current_player == 0
 
-    # Restart: the game resumes; the next action continues it.
-    app, window = start_app(xvfb, data)
+    # Restart: the game resumes at its level; the next action continues it.
+    config.write_text('[game]\nhints = "count"\n', encoding="utf-8")
+    app, window = start_app(xvfb, data, "--config", str(config))
     try:
-        keys(xvfb, window, "h")
+        keys(xvfb, window, "h", "4")
         lines = wait_for_actions(data, 5)
-        assert lines[4]["action"] == "hint" and lines[4].get("player") == 0
+        assert lines[4] == {"action": "hint", "player": 0, "rank": 4}
         keys(xvfb, window, "u", "Return")  # undo the hint, confirmed
         deadline = time.monotonic() + 10
         while len(parse_log(export(data)).actions) != 4 and time.monotonic() < deadline:
@@ -113,7 +117,7 @@ def test_refused_discard_changes_nothing(xvfb: dict[str, str], tmp_path: Path) -
     data = tmp_path / "data"
     app, window = start_app(xvfb, data)
     try:
-        keys(xvfb, window, "2", "Return", "d", "r", "1", "Return", "Escape", "h")
+        keys(xvfb, window, "2", "Return", "d", "r", "1", "Return", "Escape", "h", "w")
         lines = wait_for_actions(data, 1)
         assert [line["action"] for line in lines] == ["hint"]
         assert lines[0]["player"] == 0  # the refused discard did not pass the turn

@@ -55,9 +55,11 @@ def test_a_burst_typed_into_the_window_is_one_scan(xvfb, tmp_path: Path) -> None
 
 
 def test_the_same_letters_typed_at_a_persons_pace_are_keys(xvfb, tmp_path: Path) -> None:
-    """The control: h typed by a person records a hint; the burst rule takes nothing away."""
-    data = tmp_path / "data"
-    app, window = start_app(xvfb, data)
+    """The control: h typed by a person records a hint (the count level: one press); the
+    burst rule takes nothing away."""
+    data, config = tmp_path / "data", tmp_path / "config.toml"
+    config.write_text('[game]\nhints = "count"\n', encoding="utf-8")
+    app, window = start_app(xvfb, data, "--config", str(config))
     try:
         keys(xvfb, window, "2", "Return", "h", "h")
         lines = wait_for_actions(data, 2)
@@ -65,3 +67,27 @@ def test_the_same_letters_typed_at_a_persons_pace_are_keys(xvfb, tmp_path: Path)
         app.terminate()
         app.wait(timeout=10)
     assert [line["action"] for line in lines] == ["hint", "hint"]
+
+
+def test_quick_typing_without_a_reader_or_a_deck_is_typing(xvfb, tmp_path: Path) -> None:
+    """Issue 33: keys 20 ms apart gave "Unknown card tag hhhpg1: enrol the deck first"
+    and recorded nothing, on a companion with no deck enrolled and no reader configured.
+    Without either, a burst is keys however fast: three hints with their colour (the
+    default level, decision 0097), then a play of green 1."""
+    data = tmp_path / "data"
+    app, window = start_app(xvfb, data)
+    try:
+        keys(xvfb, window, "2", "Return")  # 2 players, start
+        time.sleep(0.3)
+        subprocess.run(
+            ["xdotool", "type", "--window", window, "--delay", "20", "hrhbhypg1\r"],
+            env=xvfb,
+            check=True,
+        )
+        lines = wait_for_actions(data, 4)
+    finally:
+        app.terminate()
+        app.wait(timeout=10)
+    assert [line["action"] for line in lines] == ["hint", "hint", "hint", "play"]
+    assert [line["color"] for line in lines[:3]] == ["red", "blue", "yellow"]
+    assert lines[3]["card"] == "G1"

@@ -160,6 +160,7 @@ def test_history_leaves_the_finished_column_of_an_unfinished_game_to_a_word(tmp_
         left = storage.new_game(GameSetup(players=2, names=("Ann", "Bo")))
         storage.append_action(left, Hint())
         playing = storage.new_game(GameSetup(players=3, names=("Ann", "Bo", "Cy")))
+        storage.append_action(playing, Hint())  # a game with no action is not listed
     done = command("history", "--data-dir", str(tmp_path))
     assert done.returncode == 0 and done.stderr == ""
     header, *lines = done.stdout.splitlines()

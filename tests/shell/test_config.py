@@ -83,9 +83,11 @@ def test_web_section_problems_are_named_with_their_line():
 
 
 def test_default_config_text_mentions_every_key():
+    """Hand memory is said by ``hints`` (its third value): the older key is not written."""
+    assert not re.search(r"^#? *hand_memory = ", DEFAULT_CONFIG_TOML, re.MULTILINE)
     for key in [
         "display", "size", "fullscreen", "language",
-        "players", *OPTION_NAMES,
+        "players", "hints", *(name for name in OPTION_NAMES if name != "hand_memory"),
         "pin_factory", "hint", "play", "discard", "undo", "next", "ok", "debounce",
         "long_press", "encoder_a", "encoder_b", "encoder_push", "led_bar", "fuse_leds",
         "buzzer", "port", "protocol", "baud", "repeat_window", "tag_map", "role", "device",

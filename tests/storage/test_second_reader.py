@@ -73,7 +73,9 @@ def test_another_program_after_every_read_loses_no_stored_action(
     database = data / "games.db"
     config = tmp_path / "companion.toml"
     port = free_port()
-    config.write_text(f'[web]\nenabled = true\nport = {port}\nbind = "127.0.0.1"\n')
+    config.write_text(  # a hint of one press (the count level): "h" below
+        f'[game]\nhints = "count"\n\n[web]\nenabled = true\nport = {port}\nbind = "127.0.0.1"\n'
+    )
     app = subprocess.Popen(
         [
             *COMMAND,
@@ -109,7 +111,10 @@ def test_another_program_after_every_read_loses_no_stored_action(
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        game = json.loads(get(f"{base}/history.json?code={code}"))["games"][0]["id"]
+        game = ""
+        while not game:  # the game in play (it has no action yet: not in the history)
+            assert time.monotonic() < deadline, "the game never started"
+            game = json.loads(get(f"{base}/snapshot.json?code={code}"))["game"]
         reads = [
             f"/snapshot.json?code={code}",
             f"/history.json?code={code}",

@@ -30,6 +30,7 @@ from companion.storage import (
 from engine import Discard, Game, GameOptions, GameSetup, Hint, Multicolor, Play
 from engine.cards import Card
 from engine.log import format_log, parse_log, replay_log
+from engine.outcome import EndReason
 from engine.table import SimulatedTable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -315,6 +316,7 @@ def test_a_new_game_abandons_the_one_in_progress(storage):
 
 def test_abandon(storage):
     game_id = storage.new_game(GameSetup(players=2))
+    storage.append_action(game_id, Hint())
     storage.abandon(game_id)
     storage.abandon(game_id)  # no-op
     assert storage.load(game_id).status == "abandoned"
@@ -390,6 +392,7 @@ def test_history_is_newest_first_and_stats_count_finished_games_only(storage):
         game = played_game(setup, seed)
         games[store(storage, game)] = game
     in_play = storage.new_game(GameSetup(players=2))  # unfinished: listed, not in stats
+    storage.append_action(in_play, Hint())
 
     newest = storage.history()[0]
     assert (newest.id, newest.resumable) == (in_play, True)
@@ -407,16 +410,18 @@ def test_history_is_newest_first_and_stats_count_finished_games_only(storage):
 
     groups = {}
     for game in games.values():
-        groups.setdefault((game.setup.players, game.setup.options.code()), []).append(game.score)
+        groups.setdefault((game.setup.players, game.setup.options.code()), []).append(game)
     expected = [
         StatsRow(
             players,
             GameOptions.from_code(code),
-            len(scores),
-            max(scores),
-            sum(scores) / len(scores),
+            len(group),
+            max(game.score for game in group),
+            sum(game.score for game in group) / len(group),
+            sum(game.end_reason is EndReason.PERFECT for game in group),
+            sum(game.end_reason is EndReason.STRIKEOUT for game in group),
         )
-        for (players, code), scores in sorted(groups.items())
+        for (players, code), group in sorted(groups.items())
     ]
     assert storage.stats() == expected
     assert [(row.players, row.options.variant_name(), row.games) for row in expected] == [
@@ -713,13 +718,42 @@ def test_the_history_lists_unfinished_and_abandoned_games_and_the_stats_stay_fin
     first = storage.new_game(GameSetup(players=2))
     storage.append_action(first, Play(Card.from_code("R1")))
     second = storage.new_game(GameSetup(players=2))
+    storage.append_action(second, Hint())
     rows = {row.id: row for row in storage.history()}
     assert rows[first].status.value == "abandoned" and rows[first].resumable
     assert rows[first].score == 1 and rows[first].rating is None
     assert rows[second].status.value == "playing" and rows[second].resumable
     assert not rows[1].resumable and rows[1].score == finished.score
     assert [row.id for row in storage.history()] == [second, first, 1]  # newest first
-    assert storage.stats() == [StatsRow(2, GameOptions(), 1, finished.score, finished.score)]
+    perfect = finished.end_reason is EndReason.PERFECT
+    strikeout = finished.end_reason is EndReason.STRIKEOUT
+    assert storage.stats() == [
+        StatsRow(2, GameOptions(), 1, finished.score, finished.score, perfect, strikeout)
+    ]
+
+
+def test_an_unfinished_game_without_an_action_is_not_listed_and_nothing_else_is_lost(storage):
+    """Issue 33: each New game pressed by mistake left an empty 0/25 "resumable
+    (abandoned)" game in the history (the panel's, the phones', the command's). An
+    unfinished game with no action is not listed, in play or abandoned; its first action
+    lists it; a game with actions, finished or not, is always listed, and the empty
+    game's row stays in the file (export, the ledger's count)."""
+    finished = store(storage, played_game(GameSetup(players=2), seed=4))
+    kept = storage.new_game(GameSetup(players=3))
+    storage.append_action(kept, Hint())
+    mistakes = [storage.new_game(GameSetup(players=2)) for _ in range(3)]  # each abandoned
+    in_play = storage.new_game(GameSetup(players=4))
+    listed = [row.id for row in storage.history()]
+    assert listed == [kept, finished]
+    assert [row.id for row in storage.history_page().rows] == listed
+    assert [row.id for row in storage.history_page(before=in_play, limit=1).rows] == [kept]
+    assert storage.history_page(limit=1).more
+    assert storage.unfinished().id == in_play  # the game in play is still the one resumed
+    assert [entry.id for entry in storage.catalogue()] == [finished, kept, *mistakes, in_play]
+    assert storage.export(mistakes[0]).count("\n") == 1  # the header: kept in the file
+    storage.append_action(in_play, Hint())  # its first action: a game of the history
+    assert [row.id for row in storage.history()] == [in_play, kept, finished]
+    assert [row.id for row in storage.history() if row.resumable] == [in_play, kept]
 
 
 def test_reopening_an_abandoned_game_plays_it_again_and_keeps_the_other_resumable(storage):

@@ -138,7 +138,7 @@ def _start(data_dir: Path) -> tuple[str | None, list[str], int | None]:
     storage = Storage.open(data_dir)
     try:
         storage.get_setting("setup", {})
-        controller, game_id = resume(storage, SetupDraft(players=2))
+        controller, game_id = resume(storage, SetupDraft(players=2, hint_content=False))
         notice = " · ".join(filter(None, [storage_notice(storage, "en"), controller.notice]))
         display = open_display("dummy", (480, 320))
         try:

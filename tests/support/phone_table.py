@@ -58,6 +58,7 @@ class LiveTable:
         *,
         players: int = 3,
         hand_memory: bool = True,
+        hint_content: bool = False,
         language: str = "en",
         start: bool = True,
         confirm_pairing: bool = True,
@@ -70,7 +71,9 @@ class LiveTable:
         self.data = data
         self.storage = Storage.open(data)
         options = GameOptions(hand_memory=hand_memory, **options)
-        draft = SetupDraft(players=players, options=options, language=language)
+        draft = SetupDraft(
+            players=players, options=options, language=language, hint_content=hint_content
+        )
         controller, game_id = resume(self.storage, draft)
         self.display = open_display("dummy", (480, 320))
         self.app = App(self.storage, self.display, controller, game_id)
@@ -132,7 +135,7 @@ class LiveTable:
         self.open_phones_page()
         phones = [p for p in self.app.controller.paired.values() if p.name == name]
         assert len(phones) == 1, phones
-        self.emit(Select(f"remove_phone:{phones[0].id}"))
+        self.emit(Select(f"remove_phone:{phones[0].id}"), Press(Key.OK))  # asked, then OK
         wait_until(lambda: not self.app.controller.paired, f"{name}'s phone removed")
         self.back_to_game()
 

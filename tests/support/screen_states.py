@@ -11,19 +11,22 @@ import random
 from collections.abc import Callable
 
 from companion.core.controller import (
+    HINT_LEVEL_ROW,
     MAX_NAME_LENGTH,
     MORE_CLUES,
+    REMOVE_PHONE,
     SETUP_ROWS,
     SOFT_KEYS,
     Controller,
     GamePage,
     Happened,
+    HintLevel,
     Info,
     Refused,
     Screen,
     SetupDraft,
 )
-from companion.storage import GameStatus, HistoryRow, StatsRow
+from companion.storage import GameStatus, HistoryRow, PlayerStatsRow, StatsRow
 from companion.vocabulary.phone import PairedPhone
 from engine import Card, Color, GameSetup, Multicolor
 from engine.errors import HintTokensFull
@@ -31,7 +34,15 @@ from engine.game import Game
 from engine.options import GameOptions
 from engine.outcome import EndReason, Outcome, Rating
 from engine.table import SimulatedTable
-from hardware.events import ChooseColor, ChooseRank, ChooseSeat, ChooseSlot, Key, Press
+from hardware.events import (
+    ChooseColor,
+    ChooseRank,
+    ChooseSeat,
+    ChooseSlot,
+    Key,
+    Press,
+    Select,
+)
 
 LONG_NAMES = ("Bernadette", "Christopher", "Dominique", "Emmanuelle", "Maximiliane")
 assert all(len(name) <= MAX_NAME_LENGTH for name in LONG_NAMES)
@@ -275,8 +286,12 @@ def history_long(lang: str) -> Controller:
     )  # fmt: skip
     controller.history = (
         rows,
-        [StatsRow(5, every, 11, 23, 23.0), StatsRow(2, GameOptions(), 3, 25, 21.7)],
+        [StatsRow(5, every, 11, 23, 23.0, 2, 3, 1.42), StatsRow(2, GameOptions(), 3, 25, 21.7)],
     )
+    controller.player_stats = [  # the figures per player (issue 34): long names, every share
+        PlayerStatsRow(name, 14 - seat, 30, 22.4, 3, 1, 1.38 if seat else None)
+        for seat, name in enumerate(LONG_NAMES)
+    ]
     return controller
 
 
@@ -419,10 +434,63 @@ def hand_memory_pad_refused(lang: str) -> Controller:
 
 
 def setup_hand_memory_on(lang: str) -> Controller:
-    """The set-up, hand memory just turned on: how to hold the cards, said once."""
+    """The set-up, hand memory just chosen (the Hints row, from colour or rank to slots):
+    how to hold the cards, said once."""
     controller = Controller(_draft(lang))
-    controller.focus = SETUP_ROWS.index("hand_memory")
+    controller.focus = SETUP_ROWS.index(HINT_LEVEL_ROW)
     controller.handle(Press(Key.OK))
+    assert controller.draft.hint_level is HintLevel.SLOTS
+    return controller
+
+
+# -- issue 33: hints with their content (the content level) ---------------------------------
+
+
+def _content_game(lang: str) -> Controller:
+    """Five long names, six suits, the content level: hints with their colour or rank and
+    no receiver (one from a phone names it), Maximiliane's last."""
+    from engine import Hint, Play
+
+    game = Game(_five_players())
+    for action in (
+        Hint(None, Color.MULTICOLOR, player=0),
+        Hint(None, None, 4, player=1),
+        Hint(3, Color.YELLOW, player=2),  # a phone's: the receiver named
+        Play(Card.from_code("R1"), player=3),
+        Hint(None, Color.GREEN, player=4),
+    ):
+        game.apply(action)
+    return _with_last_action(Controller(_draft(lang), game, hint_level=HintLevel.CONTENT))
+
+
+def hint_content_last_action(lang: str) -> Controller:
+    """The game screen after a hint at the content level: "Maximiliane hinted green"."""
+    return _content_game(lang)
+
+
+def hint_content_actions_page(lang: str) -> Controller:
+    """The recent actions, hints with their colour or rank."""
+    controller = _content_game(lang)
+    controller.page = GamePage.ACTIONS
+    return controller
+
+
+def hint_content_clue_page(page: int) -> Callable[[str], Controller]:
+    def build(lang: str) -> Controller:
+        controller = _content_game(lang)
+        controller.handle(Press(Key.HINT))
+        for _ in range(page):  # the button under "›" turns the clues
+            controller.handle(Press(SOFT_KEYS[controller.soft_choices().index(MORE_CLUES)]))
+        return controller
+
+    build.__doc__ = f"A hint's colour or rank at the content level, page {page + 1}"
+    return build
+
+
+def setup_hint_level(lang: str) -> Controller:
+    """The set-up, its Hints row focused (colour or rank, the default)."""
+    controller = Controller(_draft(lang))
+    controller.focus = SETUP_ROWS.index(HINT_LEVEL_ROW)
     return controller
 
 
@@ -519,6 +587,14 @@ def phones_page_list(lang: str) -> Controller:
     return controller
 
 
+def phones_page_removing(lang: str) -> Controller:
+    """The Phones page asks before removing the phone with the longest name (a tap on
+    its button): "Remove …'s phone? OK", with Cancel and OK."""
+    controller = phones_page_list(lang)
+    controller.handle(Select(f"{REMOVE_PHONE}{PAIRED[0].id}"))
+    return controller
+
+
 def phones_page_off(lang: str) -> Controller:
     """The Phones page when the page for phones is off: one sentence says how to turn it on."""
     controller = final_round_five(lang)
@@ -566,6 +642,11 @@ STATES: dict[str, Callable[[str], Controller]] = {
     "hand_memory_pad_slot": hand_memory_pad_slot,
     "hand_memory_pad_refused": hand_memory_pad_refused,
     "setup_hand_memory_on": setup_hand_memory_on,
+    "hint_content_last_action": hint_content_last_action,
+    "hint_content_actions_page": hint_content_actions_page,
+    "hint_content_colours": hint_content_clue_page(0),
+    "hint_content_ranks": hint_content_clue_page(2),
+    "setup_hint_level": setup_hint_level,
     "entry_bonus_lost": entry_bonus_lost,
     "entry_refused_change": entry_refused_change,
     "hand_memory_receiver_unknown": hand_memory_receiver_unknown,
@@ -575,6 +656,7 @@ STATES: dict[str, Callable[[str], Controller]] = {
     "phones_page_off": phones_page_off,
     "phones_page_paired": phones_page_paired,
     "phones_page_list": phones_page_list,
+    "phones_page_removing": phones_page_removing,
 }
 
 __all__ = ["STATES"]

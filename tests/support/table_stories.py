@@ -58,9 +58,11 @@ def drive(controller: Controller, *events) -> list:
     return effects
 
 
-def started(players: int = 2, **options) -> Controller:
-    """A table that pressed Return on the set-up screen (focus starts on "start")."""
-    controller = Controller(SetupDraft(players=players, options=GameOptions(**options)))
+def started(players: int = 2, *, hint_content: bool = False, **options) -> Controller:
+    """A table that pressed Return on the set-up screen (focus starts on "start"); its
+    hints at the count level (one press, ``hints``), unless ``hint_content``."""
+    draft = SetupDraft(players=players, options=GameOptions(**options), hint_content=hint_content)
+    controller = Controller(draft)
     effects = drive(controller, OK)
     assert [type(e) for e in effects] == [SaveSettings, StartGame]
     assert controller.screen is Screen.GAME

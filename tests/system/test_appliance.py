@@ -151,11 +151,12 @@ def test_typed_keys_start_a_game_and_it_is_stored(appliance: Appliance) -> None:
 
 
 def test_a_hint_changes_the_screen_and_is_stored(appliance: Appliance) -> None:
-    """ "h" records a hint: stored (export), and the screen shows it (8 → 7 tokens)."""
+    """ "h" then "r" records a hint at the installed default level (its colour): stored
+    (export), and the screen shows it (8 → 7 tokens)."""
     _, before = appliance.machine.screendump()
-    appliance.machine.send_keys("h")
+    appliance.machine.send_keys("h", "r")
     log = wait_for_log(appliance, lambda text: len(actions_of(text)) == 1)
-    assert actions_of(log)[0]["action"] == "hint"
+    assert actions_of(log)[0] == {"action": "hint", "player": 0, "to": 1, "color": "red"}
     assert_screen_shows(appliance, log, "hint")
     _, after = appliance.machine.screendump()
     assert vm.differing_pixels(before, after) > 0
@@ -190,7 +191,7 @@ def test_a_phone_sees_the_vms_game_change_after_a_key(appliance: Appliance) -> N
             page.wait_for_selector(shown, state="attached", timeout=120_000)
             appliance.figures["phone page shown (s)"] = time.monotonic() - started
             hints = int(page.inner_text("#hints").split("/")[0])
-            machine.send_keys("h")
+            machine.send_keys("h", "g")  # a hint: green
             wait_for_log(appliance, lambda text: len(actions_of(text)) == before + 1)
             started = time.monotonic()
             shown = f'body[data-actions="{before + 1}"]'
@@ -356,7 +357,7 @@ def test_a_keyboard_reader_on_the_play_pad_records_a_play_and_types_nothing_else
     """A USB reader that types (a real input device, made with uinput) configured as
     ``[[scanner]] protocol = "keyboard"``, ``role = "play"``: the card read is a play,
     stored with no press; the reader is grabbed, so what it types reaches nothing else
-    (typed "hh", the app would have recorded two hints)."""
+    (typed "hr", the app would have recorded a hint)."""
     machine = appliance.machine
     machine.run("modprobe", "uinput")
     machine.run("tee", "/run/fake_reader.py", stdin=FAKE_READER)
@@ -376,7 +377,7 @@ def test_a_keyboard_reader_on_the_play_pad_records_a_play_and_types_nothing_else
         machine.run("systemctl", "restart", SERVICE, timeout=400)
         appliance.wait_active(restarts=appliance.restarts())
         before = actions_of(appliance.export())
-        machine.sh("echo hh > /run/fake-reader")  # an unknown tag; as keys, two hints
+        machine.sh("echo hr > /run/fake-reader")  # an unknown tag; as keys, a red hint
         time.sleep(8)
         assert actions_of(appliance.export()) == before, "the reader's keys reached the app"
         machine.sh("echo r1 > /run/fake-reader")  # a barcode naming its card: R1

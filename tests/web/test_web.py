@@ -313,7 +313,7 @@ def test_the_app_plays_on_when_the_server_fails(tmp_path, headless, caplog):
     taken.bind(("127.0.0.1", 0))
     taken.listen()
     storage = Storage.open(tmp_path / "data")
-    controller, game_id = resume(storage, SetupDraft(players=2))
+    controller, game_id = resume(storage, SetupDraft(players=2, hint_content=False))
     display = open_display("dummy", (480, 320))
     app = App(storage, display, controller, game_id)
     web = WebLink(storage, port=taken.getsockname()[1], bind="127.0.0.1")
@@ -342,7 +342,7 @@ def test_the_app_publishes_each_change_and_a_new_code_from_the_menu(tmp_path, he
     """In the app: the page follows the game (an action is an event), the Phones page
     shows the URL, and its New code button replaces the stored code: old links get 403."""
     storage = Storage.open(tmp_path / "data")
-    controller, game_id = resume(storage, SetupDraft(players=2))
+    controller, game_id = resume(storage, SetupDraft(players=2, hint_content=False))
     display = open_display("dummy", (480, 320))
     app = App(storage, display, controller, game_id)
     probe = socket.socket()

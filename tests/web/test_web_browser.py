@@ -319,6 +319,9 @@ def test_the_history_lists_the_games_and_draws_its_charts(page: Any, tmp_path: P
             assert page.locator("#games .game-row").count() == 7
             assert page.locator("#games .game-row.unfinished").count() == 1
             assert page.locator("#stats tr").count() == 2
+            # the figures per player (issue 34), in a table of their own
+            names = page.locator("#players tr td:first-child").all_inner_texts()
+            assert set(names) <= {"Ann", "Bo", "Cy"} and "Ann" in names
             for chart in ("#chart-scores", "#chart-distribution"):
                 page.wait_for_selector(f"{chart} canvas", timeout=SHOWN_MS)
                 inked = page.evaluate(
@@ -396,7 +399,7 @@ def test_the_page_reconnects_when_the_companion_restarts(
     try:
         wait_for_port(port)
         page.goto(url)
-        keys(xvfb, window, "Return", "h")  # start (3 players), a hint
+        keys(xvfb, window, "Return", "h", "r")  # start (3 players), a hint: red
         wait_for_actions(page, 1)
     finally:
         app.terminate()
@@ -407,8 +410,9 @@ def test_the_page_reconnects_when_the_companion_restarts(
         assert again == url  # the same link: the table code is kept
         wait_for_port(port)
         wait_for_actions(page, 1)  # reconnected, the game resumed
-        keys(xvfb, window, "h")
+        keys(xvfb, window, "h", "2")  # the game's level kept: its colour or rank
         wait_for_actions(page, 2)
+        assert page.inner_text("#recent li") == "Player 2 hinted 2s"
         assert page.is_hidden("#offline")
         assert page.inner_text("#turn") == "Player 3 to play"
     finally:

@@ -24,12 +24,14 @@ from typing import Any
 
 import pytest
 from support.phone_table import SHOWN_MS, LiveTable, Phone, wait_until
+from support.table_stories import card_keys
 
 from companion.core import i18n
+from companion.core.controller import HintLevel, Refused
 from engine import Card
 from engine.actions import Discard, Hint, Play
 from engine.cards import Color
-from engine.errors import IllegalAction
+from engine.errors import HintTokensFull, IllegalAction, NoHintTokens
 from engine.game import Game
 from engine.options import Multicolor
 from hardware.events import ChooseColor, ChooseRank, ChooseSeat, ChooseSlot, Key, Press
@@ -202,25 +204,37 @@ def test_a_phone_plays_from_a_slot_and_undoes_it(page: Any, table: LiveTable) ->
 def test_a_refused_action_is_said_in_the_companions_words_and_changes_nothing(
     page: Any, table: LiveTable
 ) -> None:
-    """Issue 22: a discard with all 8 hint tokens is refused before OK, in the panel's
-    words and the warning colour, with no OK to press; an action made on a position the
-    table has left (the panel recorded one meanwhile, and this page did not see it) is
-    refused by the companion in words; neither changes the stored game."""
+    """Issue 22: a play the rules refuse (every red 1 is already revealed… here: a card
+    in no slot the hints allow) is refused before OK, in the panel's words and the
+    warning colour, with no OK to press; an action made on a position the table has left
+    (the panel recorded one meanwhile, and this page did not see it) is refused by the
+    companion in words; neither changes the stored game."""
     phone = paired_phone(page, table)
+    table.emit(Press(Key.HINT), ChooseSeat(1), ChooseColor(Color.RED), ChooseSlot(1))
+    table.emit(Press(Key.OK))  # the panel: Ann tells Player 2 red, slot 1
+    table.emit(Press(Key.HINT), ChooseSeat(0), ChooseColor(Color.BLUE), ChooseSlot(3))
+    table.emit(Press(Key.OK))  # Player 2 tells Ann blue, slot 3: Player 3 to play
+    phone.shows_actions(2)
+    table.emit(Press(Key.HINT), ChooseSeat(0), ChooseRank(4), ChooseSlot(3))
+    table.emit(Press(Key.OK))  # Player 3 tells Ann 4, slot 3: Ann's slot 3 is a blue 4
+    phone.shows_actions(3)
     phone.tap("[data-act=discard]")
     phone.tap("#flow .pick-hand .slot[data-slot='3']")
-    phone.tap("#flow .pick.color[data-color='B']")
+    phone.tap("#flow .pick.color[data-color='R']")
     phone.tap("#flow .pick.rank[data-rank='4']")
     page.wait_for_selector("#flow .preview.warning", timeout=SHOWN_MS)
     game = replayed(table)
     with pytest.raises(IllegalAction) as refused:
-        game.apply(Discard(Card.from_code("B4"), slot=3))
+        game.apply(Discard(Card.from_code("R4"), slot=3))
     refusal = i18n.refusal_text("en", refused.value, game.setup.names)
     assert phone.preview() == refusal
     assert page.locator("#flow .confirm").count() == 0
     shot(page, "phone-refused")
     phone.tap("#flow .flow-row button.secondary")  # Cancel
     assert page.is_hidden("#flow")
+    table.emit(Press(Key.UNDO), Press(Key.OK), Press(Key.UNDO), Press(Key.OK))
+    table.emit(Press(Key.UNDO), Press(Key.OK))  # back to the start: Ann to play
+    phone.shows_actions(0)
 
     # the page stops hearing the table (its stream closed); the panel records a hint
     phone.tap("[data-act=play]")
@@ -240,6 +254,89 @@ def test_a_refused_action_is_said_in_the_companions_words_and_changes_nothing(
     assert page.inner_text("#act-status") == moved_on  # the companion's words
     assert page.is_hidden("#flow")  # closed: the player looks again
     assert table.stored().actions == [Hint(to=2, color=Color.BLUE, player=0, slots=(5,))]
+
+
+def test_a_phone_refuses_at_the_first_tap_where_the_panel_refuses_at_the_first_key(
+    page: Any, tmp_path: Path
+) -> None:
+    """Issue 33: a discard at 8 hint tokens was refused at the panel's first key, on a
+    phone only after slot, colour and rank (4 taps). The page learns from the snapshot
+    which actions are refused now, with the sentence: a discard at 8 tokens, then a hint
+    at 0, are refused at the first tap, in the panel's words, no entry opened; the
+    companion refuses them too when sent anyway."""
+    table = LiveTable(tmp_path / "data", players=3, hand_memory=False)
+    try:
+        phone = paired_phone(page, table)
+        taps = phone.taps
+        assert "refused" in (page.get_attribute("[data-act=discard]", "class") or "")
+        phone.tap("[data-act=discard]")
+        full = i18n.refusal_text("en", HintTokensFull())
+        assert phone.answer() == full
+        assert page.is_hidden("#flow") and page.is_visible("#act-buttons")
+        assert "warning" in (page.get_attribute("#act-status", "class") or "")
+        assert phone.taps == taps + 1
+        shot(page, "phone-refused-first-tap")
+        panel = table.app.controller
+        table.emit(Press(Key.DISCARD))  # the panel: the same words at its first key
+        wait_until(lambda: isinstance(panel.message, Refused), "the panel's refusal")
+        assert i18n.refusal_text("en", panel.message.error) == full
+        sent = sent_anyway(page, table, {"action": "discard", "card": "R1"})
+        assert sent["status"] == 409 and sent["text"] == full  # the server refuses as well
+
+        table.emit(*[Press(Key.HINT)] * 8)  # the panel: every hint token spent
+        phone.shows_actions(8)
+        phone.tap("[data-act=hint]")
+        none_left = i18n.refusal_text("en", NoHintTokens())
+        assert page.inner_text("#act-status") == none_left and page.is_hidden("#flow")
+        sent = sent_anyway(page, table, {"action": "hint", "to": 0, "rank": 1})
+        assert sent["status"] == 409 and sent["text"] == none_left
+        phone.tap("[data-act=discard]")  # allowed now: the entry opens
+        assert page.is_visible("#flow")
+        assert len(table.stored().actions) == 8
+    finally:
+        table.close()
+
+
+def sent_anyway(page: Any, table: LiveTable, action: dict[str, Any]) -> dict[str, Any]:
+    """The action posted as the page posts one, bypassing its first-tap check."""
+    body = {"id": f"sent-anyway-{action['action']}-0000", "game": str(table.app.game_id),
+            "position": len(table.app.controller.game.actions), "action": action}  # fmt: skip
+    return dict(
+        page.evaluate(
+            "async (body) => { const a = await post('/api/act', body, true);"
+            " return { status: a.status, text: a.data.text }; }",
+            body,
+        )
+    )
+
+
+def test_every_card_the_phone_draws_carries_its_suits_symbol(page: Any, tmp_path: Path) -> None:
+    """Issue 33: the phone's discard pile had colours without the suits' symbols (the
+    panel and the phone's fireworks have them: colour-blind players need them). Every
+    card the page draws, the discard pile's too, carries its suit's symbol (six suits)."""
+    table = LiveTable(tmp_path / "data", players=2, hand_memory=False, multicolor=Multicolor.FULL)
+    try:
+        phone = paired_phone(page, table)
+        table.emit(Press(Key.HINT))
+        for code in ("R1", "Y2", "G3", "B4", "W5", "M1", "M2", "R1"):
+            table.emit(*card_keys(Key.DISCARD, code), Press(Key.HINT))
+        phone.shows_actions(17)
+        cards = page.eval_on_selector_all(
+            "#fireworks .card, #discards .chip",
+            "cs => cs.map(c => [c.className, c.dataset.suit,"
+            " [...c.querySelectorAll('.sym')].map(s => s.className),"
+            " getComputedStyle(c.querySelector('.sym'), '::before').content])",
+        )
+        chips = [card for card in cards if card[0].startswith("chip")]
+        assert len(chips) == 8 and len(cards) == 14
+        symbols = {"R": "●", "Y": "★", "G": "▲", "B": "■", "W": "◆", "M": "◎"}
+        for _class, letter, syms, drawn in cards:
+            assert syms == [f"sym sym-{letter}"] and drawn == f'"{symbols[letter]}"'
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.locator("#discards").scroll_into_view_if_needed()
+        shot(page, "phone-discards-symbols")
+    finally:
+        table.close()
 
 
 def test_a_page_open_on_an_old_position_closes_its_entry_when_the_table_moves(
@@ -415,8 +512,8 @@ def test_with_hand_memory_a_phone_needs_no_more_taps_than_the_touch_panel(
     sys.modules[spec.name] = counts  # its dataclasses look their module up
     spec.loader.exec_module(counts)
     counts.pygame.font.init()
-    phone = counts.phone_measure(browser, tmp_path / "data", True)
-    touch = counts.measure(counts.touch, True)
+    phone = counts.phone_measure(browser, tmp_path / "data", HintLevel.SLOTS)
+    touch = counts.measure(counts.touch, HintLevel.SLOTS)
     assert phone.keys() == touch.keys()
     for name in phone:
         assert phone[name].inputs <= touch[name].inputs, (name, phone[name], touch[name])

@@ -45,12 +45,13 @@ LANGUAGE = Language(
         "ev_hint_slots_one": "{name} an {receiver}: {clue}, Platz {slots}",
         "ev_hint_slots_many": "{name} an {receiver}: {clue}, Plätze {slots}",
         "ev_hint_no_slot": "{name} an {receiver}: kein {clue}",
+        "ev_hint_clue_only": "Hinweis von {name}: {clue}",
         "clue_rank": "{rank}er",
         "ev_play": "{name} hat {card} ausgespielt",
         "ev_complete": "{name} hat {card} ausgespielt: Feuerwerk komplett!",
-        "ev_misplay": "Fehler: {card} kommt auf den Ablagestapel, Blitz {fuses} von 3",
+        "ev_misplay": "Fehler von {name}: {card} kommt auf den Ablagestapel, Blitz {fuses} von 3",
         "ev_misplay_announce": (
-            "Falsche Farbe angesagt: {card} kommt auf den Ablagestapel, Blitz {fuses} von 3"
+            "{name} hat die falsche Farbe angesagt: {card} kommt auf den Ablagestapel, Blitz {fuses} von 3"
         ),
         "ev_discard": "{name} hat {card} abgeworfen",
         "ev_tokens_gained": "+{n} Hinweis",
@@ -71,14 +72,19 @@ LANGUAGE = Language(
         "softkey_undo": "ZURÜCK",
         "softkey_next": "WEITER",
         "softkey_ok": "OK",
-        "start_abandons_the_game": (
-            "Das laufende Spiel wird abgebrochen: zum Bestätigen noch einmal Starten"
+        "start_keeps_the_game": (
+            "Das laufende Spiel bleibt im Verlauf und kann fortgesetzt werden:"
+            " für ein neues Spiel noch einmal Starten"
         ),
         "entry_pick_rank": "Zahl?",
         "entry_announce": "Angesagt: {color}",
         "entry_no_announce": "Keine Farbe angesagt",
         "entry_confirm": "OK zum Eintragen",
         "hand_memory": "Handgedächtnis",
+        "hint_level": "Hinweise",
+        "hint_level_count": "nur zählen",
+        "hint_level_content": "Farbe oder Zahl",
+        "hint_level_slots": "Plätze (Handgedächtnis)",
         "hand_memory_how_to_hold": "Handgedächtnis: jede neue Karte links in die Hand stecken (Platz 1), die Karten nie umsortieren",
         "entry_hint": "{name} gibt einen Hinweis",
         "entry_pick_receiver": "An wen?",
@@ -143,6 +149,7 @@ LANGUAGE = Language(
         "phone_pair_too_many": "Zu viele Versuche: warte eine Minute, dann tippe den Code erneut.",
         "phone_pair_code_spent": "Zu viele falsche Codes von diesem Handy: verlasse die Handy-Seite am Begleiter und öffne sie erneut für einen neuen Code.",
         "phone_paired": "Das Handy von {name} kann Aktionen eintragen",
+        "phone_remove_confirm": "Das Handy von {name} entfernen? OK",
         "phone_removed": "Das Handy von {name} wurde entfernt",
         "phones_pairing_code": "Code, um Aktionen am Handy einzutragen",
         "phones_paired": "Handys, die Aktionen eintragen",
@@ -160,6 +167,25 @@ LANGUAGE = Language(
         "will_lose": "und das Spiel ist verloren",
         "quit": "Beenden",
         "back_to_score": "Ergebnis",
+        "play_log": "BG Stats",
+        "play_log_scan": "Scannen, um die Partie in BG Stats einzutragen",
+        "play_log_too_small": "Der Code ist zu groß für diesen Bildschirm: Die Seite eines Handys zeigt ihn, export --bgstats gibt ihn aus.",
+        "web_play_log": "Partie in BG Stats eintragen",
+        "story_discarded_last": "Zug {turn}: {name} hat die letzte {card} abgeworfen: max. {max}",
+        "story_misplayed_last": "Zug {turn}: {name} hat die letzte {card} falsch gelegt: max. {max}",
+        "story_lost": "Zug {turn}: die letzte {card} ist weg: max. {max}",
+        "story_turns": "Zug {turn}: zu wenige Züge nach dem von {name}: max. {max}",
+        "story_end": "Zug {turn}: {why}: {score}",
+        "story_title": "Die Partie, Zug um Zug",
+        "story_no_drop": "Die höchste Punktzahl ist nie gesunken.",
+        "story_legend": "Punkte · max. · Puffer · Hinweise",
+        "story": "Verlauf",
+        "efficiency": "Eff. {value}",
+        "efficiency_needed": "Nötig {value}",
+        "stats_perfect": "perfekt {share}",
+        "stats_struck": "3 Blitze {share}",
+        "stats_players": "Spieler",
+        "stats_columns": "Bestes / Schnitt (Partien) · perfekt · 3 Blitze · Effizienz",
         "cancel": "Abbruch",
         "confirm": "OK",
         "entry_change": "Ändern",
@@ -177,6 +203,8 @@ LANGUAGE = Language(
         "points": "Punkte",
         "new_game_hint": "OK: neues Spiel · Zurück: zurücknehmen",
         # set-up
+        "rows_below": "Weiter unten: {rows}",
+        "rows_above": "Weiter oben: {rows}",
         "setup_title": "Neues Spiel",
         "players": "Spieler",
         "first_player": "Startspieler",
@@ -213,7 +241,10 @@ LANGUAGE = Language(
         "history_empty": "Noch kein Spiel beendet",
         "history_unfinished": "unvollendet",
         "history_resume": "Spiel {game} fortsetzen",
-        "resume_abandons_the_game": "Das laufende Spiel wird abgebrochen: zum Bestätigen noch einmal Fortsetzen",
+        "resume_keeps_the_game": (
+            "Das laufende Spiel bleibt im Verlauf und kann fortgesetzt werden:"
+            " zum Bestätigen noch einmal Fortsetzen"
+        ),
         "history_damaged": "Spiel {game}: beschädigt, beiseitegelegt",
         "history_unreadable": "Der Verlauf ist nicht lesbar: Die Spieldatenbank ist beschädigt",
         "game_damaged_kept_aside": "Spiel {game} ist beschädigt und kann nicht fortgesetzt werden: Es bleibt in der Datenbank beiseitegelegt; ein neues Spiel kann beginnen",
@@ -267,7 +298,7 @@ LANGUAGE = Language(
         Rating.DIVINE: ("Göttlich", "Göttlich, das Feuerwerk überstrahlt die Sterne"),
     },
     help_rows=(
-        ("h", "HINWEIS", "Hinweis eintragen"),
+        ("h", "HINWEIS", "Hinweis, dann Farbe oder Zahl (Neues Spiel: Hinweise)"),
         ("p / d", "SPIELEN / ABWERFEN", "Ausspielen / Abwerfen eintragen"),
         ("r y g b w m", "Softkeys", "Farbe der Karte"),
         ("1-5", "Softkeys", "Zahl der Karte"),
@@ -312,6 +343,18 @@ LANGUAGE = Language(
             "Mit {color} als Joker nennt kein Hinweis {color}: "
             "Jeder Farbhinweis zeigt auch diese Karten"
         ),
+        "hint_color_not_named": (
+            "In dieser Variante nennt kein Hinweis {color}: Diese Karten haben keine eigene Farbe"
+        ),
+        "no_color_hints": "In dieser Variante nennt ein Hinweis nie eine Farbe: bitte eine Zahl nennen",
+        "no_rank_hints": "In dieser Variante nennt ein Hinweis nie eine Zahl: bitte eine Farbe nennen",
+        "rank_hint_not_allowed": "In dieser Variante kann ein Hinweis nicht {rank} nennen",
+        "hint_must_name_rank": (
+            "Der letzte Hinweis nannte eine Farbe: In dieser Variante nennt der nächste eine Zahl"
+        ),
+        "hint_must_name_color": (
+            "Der letzte Hinweis nannte eine Zahl: In dieser Variante nennt der nächste eine Farbe"
+        ),
         "hint_to_empty_hand": (
             "{seat_name} hat keine Karte mehr: Ein Hinweis muss mindestens eine Karte zeigen"
         ),
@@ -347,10 +390,18 @@ LANGUAGE = Language(
             "Platz {slot} bekam den Hinweis {clue}: {card} kann dort nicht liegen. "
             "Bitte den Platz prüfen oder den Hinweis zurücknehmen"
         ),
+        "card_not_possible": (
+            "Die Hinweise zu Platz {slot} schließen {card} aus. "
+            "Bitte den Platz prüfen oder den Hinweis zurücknehmen"
+        ),
         "card_ruled_out": (
             "Platz {slot} kann nicht {clue} sein: {card} kann dort nicht liegen. "
             "Bitte den Platz prüfen oder den Hinweis zurücknehmen"
         ),
+        "reveal_needs_hand_memory": "Nur eine Partie mit Handgedächtnis zeigt am Ende ihre Hände",
+        "reveal_before_end": "Die Hände werden gezeigt, wenn die Partie vorbei ist",
+        "revealed_twice": "{seat_name} hat die Hand schon gezeigt",
+        "reveal_wrong_count": "{seat_name} hat {cards}: zeige jede davon, Platz 1 zuerst",
         "illegal_action": "Dieser Zug ist nicht erlaubt",
     },
     card="{color} {rank}",

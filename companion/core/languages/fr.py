@@ -39,11 +39,12 @@ LANGUAGE = Language(
         "ev_hint_slots_one": "{name} a dit à {receiver}\u00a0: {clue}, emplacement {slots}",
         "ev_hint_slots_many": "{name} a dit à {receiver}\u00a0: {clue}, emplacements {slots}",
         "ev_hint_no_slot": "{name} a dit à {receiver}\u00a0: aucun {clue}",
+        "ev_hint_clue_only": "{name} a donné un indice\u00a0: {clue}",
         "clue_rank": "{rank}",
         "ev_play": "{name} a posé {card}",
         "ev_complete": "{name} a posé {card}\u00a0: feu d'artifice complet\u00a0!",
-        "ev_misplay": "Erreur\u00a0: {card} va à la défausse, mèche {fuses} sur 3",
-        "ev_misplay_announce": "Mauvaise couleur annoncée\u00a0: {card} va à la défausse, mèche {fuses} sur 3",
+        "ev_misplay": "Erreur\u00a0: {name} a posé {card}, qui va à la défausse, mèche {fuses} sur 3",
+        "ev_misplay_announce": "Mauvaise couleur annoncée par {name}\u00a0: {card} va à la défausse, mèche {fuses} sur 3",
         "ev_discard": "{name} a défaussé {card}",
         "ev_tokens_gained": "+{n} indice",
         "ev_tokens_gained_plural": "+{n} indices",
@@ -62,12 +63,16 @@ LANGUAGE = Language(
         "softkey_undo": "ANNUL",
         "softkey_next": "SUIV",
         "softkey_ok": "OK",
-        "start_abandons_the_game": "La partie en cours sera abandonnée\u00a0: Commencer de nouveau pour confirmer",
+        "start_keeps_the_game": "La partie en cours est gardée, à reprendre depuis l'Historique\u00a0: Commencer de nouveau pour une nouvelle partie",
         "entry_pick_rank": "Valeur\u00a0?",
         "entry_announce": "Annoncé\u00a0: {color}",
         "entry_no_announce": "Pas de couleur annoncée",
         "entry_confirm": "OK pour enregistrer",
         "hand_memory": "Mémoire des mains",
+        "hint_level": "Indices",
+        "hint_level_count": "nombre seulement",
+        "hint_level_content": "couleur ou valeur",
+        "hint_level_slots": "emplacements (mémoire des mains)",
         "hand_memory_how_to_hold": "Mémoire des mains\u00a0: placez chaque nouvelle carte à gauche de votre main (emplacement 1), et ne réordonnez jamais vos cartes",
         "entry_hint": "{name} donne un indice",
         "entry_pick_receiver": "À qui\u00a0?",
@@ -132,6 +137,7 @@ LANGUAGE = Language(
         "phone_pair_too_many": "Trop d'essais\u00a0: attendez une minute, puis tapez le code de nouveau.",
         "phone_pair_code_spent": "Trop de codes faux depuis ce téléphone\u00a0: quittez la page Téléphones du compagnon et rouvrez-la pour un nouveau code.",
         "phone_paired": "Le téléphone de {name} peut noter des actions",
+        "phone_remove_confirm": "Retirer le téléphone de {name}\u00a0? OK",
         "phone_removed": "Le téléphone de {name} a été retiré",
         "phones_pairing_code": "Code pour noter des actions depuis un téléphone",
         "phones_paired": "Téléphones qui notent des actions",
@@ -149,6 +155,25 @@ LANGUAGE = Language(
         "will_lose": "et fait perdre la partie",
         "quit": "Quitter",
         "back_to_score": "Résultat",
+        "play_log": "BG Stats",
+        "play_log_scan": "Scannez pour noter la partie dans BG Stats",
+        "play_log_too_small": "Le code est trop grand pour cet écran\u00a0: la page d'un téléphone le montre, et export --bgstats l'écrit.",
+        "web_play_log": "Noter la partie dans BG Stats",
+        "story_discarded_last": "tour {turn}\u00a0: {name} a défaussé le dernier {card}\u00a0: max {max}",
+        "story_misplayed_last": "tour {turn}\u00a0: {name} a raté le dernier {card}\u00a0: max {max}",
+        "story_lost": "tour {turn}\u00a0: le dernier {card} est parti\u00a0: max {max}",
+        "story_turns": "tour {turn}\u00a0: trop peu de tours après celui de {name}\u00a0: max {max}",
+        "story_end": "tour {turn}\u00a0: {why}\u00a0: {score}",
+        "story_title": "La partie, tour par tour",
+        "story_no_drop": "Le score le plus haut n'a jamais baissé.",
+        "story_legend": "score · max · marge · indices",
+        "story": "Récit",
+        "efficiency": "Eff. {value}",
+        "efficiency_needed": "Requise {value}",
+        "stats_perfect": "parfaites {share}",
+        "stats_struck": "3 mèches {share}",
+        "stats_players": "Joueurs",
+        "stats_columns": "Meilleur / moyenne (parties) · parfaites · 3 mèches · efficacité",
         "cancel": "Annuler",
         "confirm": "OK",
         "entry_change": "Modifier",
@@ -163,6 +188,8 @@ LANGUAGE = Language(
         "lost": "Perdu",
         "points": "points",
         "new_game_hint": "OK\u00a0: nouvelle partie · Annuler\u00a0: revenir",
+        "rows_below": "Plus bas\u00a0: {rows}",
+        "rows_above": "Plus haut\u00a0: {rows}",
         "setup_title": "Nouvelle partie",
         "players": "Joueurs",
         "first_player": "Premier joueur",
@@ -198,7 +225,7 @@ LANGUAGE = Language(
         "history_empty": "Aucune partie terminée",
         "history_unfinished": "inachevée",
         "history_resume": "Reprendre la partie {game}",
-        "resume_abandons_the_game": "La partie en cours sera abandonnée\u00a0: Reprendre de nouveau pour confirmer",
+        "resume_keeps_the_game": "La partie en cours est gardée, à reprendre depuis l'Historique\u00a0: Reprendre de nouveau pour confirmer",
         "history_damaged": "Partie {game}\u00a0: endommagée, mise de côté",
         "history_unreadable": "L'historique est illisible\u00a0: la base des parties est endommagée",
         "game_damaged_kept_aside": "La partie {game} est endommagée et ne peut pas reprendre\u00a0: elle est gardée de côté dans la base\u00a0; une nouvelle partie peut commencer",
@@ -255,7 +282,7 @@ LANGUAGE = Language(
         Rating.DIVINE: ("Divine", "Divine, laisse en émoi le ciel lui-même"),
     },
     help_rows=(
-        ("h", "INDICE", "noter un indice"),
+        ("h", "INDICE", "un indice, puis sa couleur ou sa valeur (Nouvelle partie\u00a0: Indices)"),
         ("p / d", "POSER / DÉF", "poser / défausser"),
         ("r y g b w m", "touches", "couleur de la carte"),
         ("1-5", "touches", "valeur de la carte"),
@@ -305,6 +332,21 @@ LANGUAGE = Language(
         "hint_names_both": "Un indice nomme une couleur ou une valeur, jamais les deux",
         "no_such_rank": "Un indice nomme une valeur de 1 à 5, pas {rank}",
         "hint_color_not_allowed": "Avec le {color} joker, un indice ne peut pas nommer le {color}",
+        "hint_color_not_named": (
+            "Aucun indice ne nomme le {color} dans cette variante\u00a0: ces cartes n'ont pas "
+            "de couleur à elles"
+        ),
+        "no_color_hints": "Dans cette variante, un indice ne nomme jamais une couleur\u00a0: nommez une valeur",
+        "no_rank_hints": "Dans cette variante, un indice ne nomme jamais une valeur\u00a0: nommez une couleur",
+        "rank_hint_not_allowed": "Dans cette variante, un indice ne peut pas nommer le {rank}",
+        "hint_must_name_rank": (
+            "Le dernier indice nommait une couleur\u00a0: dans cette variante, le suivant nomme "
+            "une valeur"
+        ),
+        "hint_must_name_color": (
+            "Le dernier indice nommait une valeur\u00a0: dans cette variante, le suivant nomme "
+            "une couleur"
+        ),
         "hint_to_empty_hand": "{seat_name} n'a plus de carte\u00a0: un indice doit désigner au moins une carte",
         "no_one_to_hint": "Personne d'autre n'a de carte\u00a0: impossible de donner un indice",
         "empty_hand": "Vous n'avez plus de carte à poser ou défausser",
@@ -339,10 +381,18 @@ LANGUAGE = Language(
             "L'emplacement {slot} a reçu l'indice {clue}\u00a0: {card} ne peut pas y être. "
             "Vérifiez l'emplacement, ou annulez l'indice"
         ),
+        "card_not_possible": (
+            "Les indices sur l'emplacement {slot} excluent {card}. "
+            "Vérifiez l'emplacement, ou annulez l'indice"
+        ),
         "card_ruled_out": (
             "L'emplacement {slot} ne peut pas être {clue}\u00a0: {card} ne peut pas y être. "
             "Vérifiez l'emplacement, ou annulez l'indice"
         ),
+        "reveal_needs_hand_memory": "Seule une partie avec la mémoire des mains montre ses mains à la fin",
+        "reveal_before_end": "Les mains se montrent une fois la partie finie",
+        "revealed_twice": "{seat_name} a déjà montré sa main",
+        "reveal_wrong_count": "{seat_name} a {cards}\u00a0: montrez-les toutes, emplacement 1 d'abord",
         "illegal_action": "Action interdite",
     },
     card="{rank} {color}",

@@ -117,6 +117,11 @@ class Renderer:
         kit.width, kit.height = self.size
         return game.shows_pile(kit, controller)
 
+    @property
+    def actions_shown(self) -> int:
+        """How many actions the actions page held when last drawn (its page's size)."""
+        return self.kit.actions_shown
+
     def banner_height(self, notice: str) -> int:
         """The notice banner's height: its wrapped lines, but never more than
         :data:`BANNER_SHARE` of the panel (what does not fit is cut, ending in "…"),
@@ -136,6 +141,7 @@ class Renderer:
         kit.pile = []
         kit.pile_plan = None
         kit.regions = {}
+        kit.actions_back = controller.actions_back  # the actions page's place
         surface.fill(BACKGROUND)
         width, height = self.size
         screen = controller.screen

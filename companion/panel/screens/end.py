@@ -1,6 +1,7 @@
 """The end screen: the score, the rating and its sentence, why the game ended, who
 played, the fireworks, the figures; NEXT (or the Discard pile button) shows the
-figures and the discard pile as a page of its own."""
+figures and the discard pile as a page of its own, then the actions, and with hand
+memory every player's hand as the game left them."""
 
 from __future__ import annotations
 
@@ -8,22 +9,29 @@ import pygame
 
 from companion.core import i18n
 from companion.core.controller import Controller, GamePage
-from companion.panel.screens import actions, piles
+from companion.panel.screens import actions, piles, play_log, story
+from companion.panel.screens.game import draw_hands_page as hands_page
 from companion.panel.screens.kit import ACCENT, DIM, TEXT, Kit
 from engine.game import EventKind, Game
 from engine.outcome import Outcome
 from hardware.events import InputEvent, Key, Press
 
 #: The end screen's NEXT button names the page it turns to.
-_NEXT_LABEL = {
-    GamePage.TABLE: "discards",
-    GamePage.DISCARDS: "recent_actions",
-    GamePage.ACTIONS: "back_to_score",
+_PAGE_LABEL = {
+    GamePage.TABLE: "back_to_score",
+    GamePage.DISCARDS: "discards",
+    GamePage.ACTIONS: "recent_actions",
+    GamePage.HANDS: "hands",
+    GamePage.STORY: "story",
+    GamePage.PLAY_LOG: "play_log",
 }
 
 
-def _buttons(lang: str, page: GamePage) -> list[tuple[str, InputEvent]]:
-    toggle = i18n.tr(lang, _NEXT_LABEL.get(page, "back_to_score"))
+def _buttons(
+    lang: str, page: GamePage, pages: tuple[GamePage, ...]
+) -> list[tuple[str, InputEvent]]:
+    following = pages[(pages.index(page) + 1) % len(pages)] if page in pages else pages[0]
+    toggle = i18n.tr(lang, _PAGE_LABEL.get(following, "back_to_score"))
     return [
         (i18n.tr(lang, "button_undo"), Press(Key.UNDO)),
         (toggle, Press(Key.NEXT)),
@@ -46,10 +54,19 @@ def figures(lang: str, game: Game) -> str:
 def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     game, lang = controller.game, controller.language
     assert game is not None
+    if controller.hand_memory and controller.page is GamePage.HANDS:
+        hands_page(kit, surface, controller)  # as the game screen's: a tap turns it
+        return
     w, h, pad = kit.width, kit.height, kit.pad
     inner_w = w - 2 * pad
     layout = kit.layout()
-    buttons = _buttons(lang, controller.page)
+    buttons = _buttons(lang, controller.page, controller.pages)
+    if controller.page is GamePage.PLAY_LOG and controller.end_link() is not None:
+        play_log.draw(kit, surface, controller, buttons)
+        return
+    if controller.page is GamePage.STORY:
+        story.draw(kit, surface, controller, buttons)
+        return
     bar_h = kit.bar_height([label for label, _ in buttons], inner_w)
     bar = layout.place("buttons", pygame.Rect(pad, h - pad - bar_h, inner_w, bar_h))
     kit.button_bar(surface, bar, buttons)

@@ -15,7 +15,7 @@ import pygame
 
 from companion.core import i18n
 from companion.core.controller import Controller, GamePage, Info, Refused, Undone, message_words
-from companion.core.words import score_text, turn_text, turn_words
+from companion.core.words import score_text, score_words, turn_text, turn_words
 from companion.panel.screens import actions, hand, piles, table
 from companion.panel.screens.kit import (
     ACCENT,
@@ -114,7 +114,10 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     message_box = layout.place("message", plan.message)
     score_box = layout.place("score", plan.score)
     if not _draw_status(kit, surface, controller, message_box, score_box):
-        _top_lines(kit, surface, score_text(lang, game), score_box, kit.big, DIM)
+        score = score_text(lang, game)
+        if not plan.efficiency:
+            score = score_words(lang, game.score, game.max_score, game.pace)
+        _top_lines(kit, surface, score, score_box, kit.big, DIM)
     # the fireworks' area turns the page when tapped
     main = plan.fireworks.union(plan.tokens)
     kit.target(pygame.Rect(0, main.top, main.right + kit.pad, main.height), Press(Key.NEXT))

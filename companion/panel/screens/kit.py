@@ -197,6 +197,10 @@ class Kit:
         #: The regions of the last frame's game screen, by name, where the panel shows
         #: them (the table page: ``table.TableLayout.regions``); empty on other screens.
         self.regions: dict[str, pygame.Rect] = {}
+        #: The actions page: how many of the newest actions it skips (the controller's),
+        #: and how many it showed when last drawn (told back to the controller).
+        self.actions_back = 0
+        self.actions_shown = 0
 
     def layout(self, bounds: pygame.Rect | None = None) -> Layout:
         """A layout for one screen (the area being drawn, unless ``bounds``)."""

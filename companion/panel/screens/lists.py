@@ -2,8 +2,8 @@
 
 A row whose label and value do not fit side by side at the floor takes two lines
 (the value under its label). Rows that Return (or a tap) moves on to the next
-choice show their value between ‹ and ›. When rows do not all fit, arrows at the
-right say there are more above or below.
+choice show their value between ‹ and ›. When rows do not all fit, a line above or
+below names those out of sight ("▼ More below: Hand memory, …"); a tap on it moves on.
 """
 
 from __future__ import annotations
@@ -14,10 +14,26 @@ import pygame
 from msgspec import Struct
 
 from companion.core import i18n
-from companion.core.controller import SETUP_ROWS, Controller, Info, Refused, SetupDraft
+from companion.core.controller import (
+    HINT_LEVEL_ROW,
+    SETUP_ROWS,
+    Controller,
+    Info,
+    Refused,
+    SetupDraft,
+)
 from companion.panel.screens.game import message_text
-from companion.panel.screens.kit import ACCENT, DIM, PANEL, PANEL_LIGHT, TEXT, Kit, Layout
-from hardware.events import InputEvent, Select
+from companion.panel.screens.kit import (
+    ACCENT,
+    DARK_INK,
+    DIM,
+    PANEL,
+    PANEL_LIGHT,
+    TEXT,
+    Kit,
+    Layout,
+)
+from hardware.events import InputEvent, Key, Press, Select
 
 #: Set-up rows that do not cycle: the names are typed, Start starts.
 NOT_CYCLED = ("names", "start")
@@ -40,6 +56,8 @@ def setup_value(draft: SetupDraft, row: str, lang: str) -> str:
         return i18n.LANGUAGE_NAMES[draft.language]
     if row == "start":
         return "»"
+    if row == HINT_LEVEL_ROW:
+        return i18n.tr(lang, f"{row}_{draft.hint_level.value}")
     return i18n.option_value(lang, row, draft.options.value(row))
 
 
@@ -63,9 +81,15 @@ def draw_rows(
     rows: Sequence[Row],
     focus: int,
     *,
+    lang: str,
     footer: str = "",
     footer_color: tuple[int, int, int] = DIM,
+    footer_selected: bool = False,
 ) -> None:
+    """The rows under the title, the focused one shown whole; the rows out of sight named
+    on a line of their own above or below ("▼ More below: Hand memory, …", a tap there
+    moves on); the footer at the bottom, its first line drawn as a selection
+    (``footer_selected``: a name the next key replaces)."""
     w, h, pad = kit.width, kit.height, kit.pad
     layout = kit.layout()
     title_box = page_title(kit, surface, layout, title)
@@ -73,8 +97,7 @@ def draw_rows(
     footer_box = pygame.Rect(pad, h - pad - footer_h, w - 2 * pad, footer_h)
     top = title_box.bottom + pad
     bottom = footer_box.top - pad if footer else h - pad
-    arrows_w = kit.floor
-    row_w = w - 2 * pad - arrows_w - pad
+    row_w = w - 2 * pad
     text_w = row_w - 2 * kit.button_margin - 8
     line = kit.line_height(kit.floor)
     heights = []
@@ -84,21 +107,22 @@ def draw_rows(
         )
         lines = 1 if side_by_side <= text_w else 1 + len(kit.lines(row.value, kit.floor, text_w))
         heights.append(max(kit.button_height, lines * line + 8) + kit.gap)
-    available = bottom - top
-    first = max(0, focus - 2)
-    while first < focus and sum(heights[first : focus + 1]) > available:
-        first += 1
-    while first > 0 and sum(heights[first - 1 : focus + 1]) <= available:
-        # fill from above only while the rows below the focus still show
-        if sum(heights[first - 1 :]) > available and focus < len(rows) - 1:
+    # every row if they fit; else the rows out of sight are named on a line above or
+    # below (the first of these four that agrees with the rows it leaves out)
+    more_h = max(line, kit.button_height) + kit.gap  # a tap target: a finger's height
+    for above, below in ((False, False), (False, True), (True, False), (True, True)):
+        room = bottom - top - more_h * (above + below)
+        first, last = _window(heights, focus, room, kit.gap)
+        if (first > 0) == above and (last < len(rows) - 1) == below:
             break
-        first -= 1
     y = top
-    last = first - 1
-    for index in range(first, len(rows)):
-        if y + heights[index] - kit.gap > bottom:
-            break
-        last = index
+    if first > 0:
+        labels = [row.label for row in rows[:first]]
+        box = layout.place("more above", pygame.Rect(pad, y, row_w, more_h - kit.gap))
+        kit.text(surface, _more(kit, lang, "rows_above", labels, box), box, color=ACCENT)
+        kit.target(box, Press(Key.PREVIOUS))
+        y = box.bottom + kit.gap
+    for index in range(first, last + 1):
         row = rows[index]
         rect = layout.place(f"row {index}", pygame.Rect(pad, y, row_w, heights[index] - kit.gap))
         highlight = index == focus
@@ -125,25 +149,54 @@ def draw_rows(
                 kit.text(surface, row.value, value_box, color=value_color, align="right")
         kit.target(rect, row.event)
         y += heights[index]
-    strip = layout.place("arrows", pygame.Rect(w - pad - arrows_w, top, arrows_w, bottom - top))
-    if first > 0:
-        _arrow(surface, strip, up=True)
-    if last < len(rows) - 1:
-        _arrow(surface, strip, up=False)
+    if last < len(rows) - 1:  # the line below takes the room the rows leave
+        labels = [row.label for row in rows[last + 1 :]]
+        box = layout.place("more below", pygame.Rect(pad, y, row_w, max(bottom - y, more_h)))
+        text = _more(kit, lang, "rows_below", labels, box)
+        kit.text(surface, text, box, color=ACCENT)
+        kit.target(box, Press(Key.NEXT))
     if footer:
         layout.place("footer", footer_box)
+        if footer_selected:
+            first_line, _, footer = footer.partition("\n")
+            first_box = pygame.Rect(footer_box.left, footer_box.top, footer_box.width, line)
+            mark = pygame.Rect(0, 0, kit.width_of(first_line, kit.floor) + 2 * kit.gap, line)
+            mark.center = first_box.center
+            pygame.draw.rect(surface, ACCENT, mark.clip(first_box), border_radius=4)
+            kit.text(surface, first_line, first_box, color=DARK_INK, align="center")
+            footer_box.top = first_box.bottom
         kit.text(surface, footer, footer_box, color=footer_color, align="center")
 
 
-def _arrow(surface: pygame.Surface, strip: pygame.Rect, *, up: bool) -> None:
-    """A triangle at the top or the bottom of the strip: more rows that way."""
-    half = strip.width // 2
-    if up:
-        tip, base = strip.top + 2, strip.top + 2 + half
-    else:
-        tip, base = strip.bottom - 2, strip.bottom - 2 - half
-    points = [(strip.centerx, tip), (strip.left + 1, base), (strip.right - 1, base)]
-    pygame.draw.polygon(surface, ACCENT, points)
+def _window(heights: Sequence[int], focus: int, room: int, gap: int) -> tuple[int, int]:
+    """The first and the last row shown in ``room`` (each height with its gap below):
+    the focus and up to two rows above it, then as many below as fit."""
+    first = max(0, focus - 2)
+    while first < focus and sum(heights[first : focus + 1]) > room:
+        first += 1
+    while first > 0 and sum(heights[first - 1 : focus + 1]) <= room:
+        # fill from above only while the rows below the focus still show
+        if sum(heights[first - 1 :]) > room and focus < len(heights) - 1:
+            break
+        first -= 1
+    last, used = first - 1, 0
+    for index in range(first, len(heights)):
+        if used + heights[index] - gap > room:
+            break
+        last, used = index, used + heights[index]
+    return first, last
+
+
+def _more(kit: Kit, lang: str, key: str, labels: Sequence[str], box: pygame.Rect) -> str:
+    """The words naming the rows out of sight, as many of them as ``box`` holds ("▼ More
+    below: Multicolor suit, Wild multicolor, …")."""
+    arrow = "▲" if key == "rows_above" else "▼"
+    for count in range(len(labels), 0, -1):
+        named = ", ".join(labels[:count]) + ("" if count == len(labels) else ", …")
+        text = f"{arrow} {i18n.tr(lang, key, rows=named)}"
+        if kit.fits(text, kit.floor, box):
+            return text
+    return f"{arrow} {i18n.tr(lang, key, rows='…')}"
 
 
 def draw_setup(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
@@ -154,11 +207,13 @@ def draw_setup(kit: Kit, surface: pygame.Surface, controller: Controller) -> Non
         if row not in NOT_CYCLED:
             value = f"‹ {value} ›"
         rows.append(Row(i18n.tr(lang, row), value, Select(row)))
-    footer, color = "", DIM
+    footer, color, selected = "", DIM, False
     if controller.editing_name is not None:
         seat = controller.editing_name
         typed = draft.names[seat] if seat < len(draft.names) else ""
-        footer = f"{typed}_\n{i18n.tr(lang, 'edit_name', n=seat + 1)}"
+        selected = controller.name_selected and bool(typed)  # the next key replaces it
+        shown = typed if selected else f"{typed}_"
+        footer = f"{shown}\n{i18n.tr(lang, 'edit_name', n=seat + 1)}"
     elif isinstance(controller.message, Refused | Info):  # a refused Start, a notice:
         # always said; what just happened in the game belongs to the game screen
         footer, color = message_text(controller)
@@ -168,8 +223,10 @@ def draw_setup(kit: Kit, surface: pygame.Surface, controller: Controller) -> Non
         i18n.tr(lang, "setup_title"),
         rows,
         controller.focus,
+        lang=lang,
         footer=footer,
         footer_color=color,
+        footer_selected=selected,
     )
 
 
@@ -179,4 +236,4 @@ def draw_menu(kit: Kit, surface: pygame.Surface, controller: Controller) -> None
     for row in controller.menu_rows():
         value = f"‹ {i18n.LANGUAGE_NAMES[lang]} ›" if row == "language" else ""
         rows.append(Row(i18n.tr(lang, row), value, Select(row)))
-    draw_rows(kit, surface, i18n.tr(lang, "menu"), rows, controller.menu_focus)
+    draw_rows(kit, surface, i18n.tr(lang, "menu"), rows, controller.menu_focus, lang=lang)

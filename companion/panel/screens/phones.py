@@ -6,7 +6,8 @@ words, and the pairing code a phone types to enter actions, large ("123 456", re
 from across the table), with a button for a new table code (the old links then stop
 working). NEXT (or the ">" button) turns to the paired phones, one button each
 ("Remove Ann"): NEXT and PREVIOUS move the focus along them and back to the code, OK
-removes the one at the focus, a tap removes the one tapped.
+on the one at the focus (or a tap on one) asks "Remove Ann's phone? OK", and OK then
+removes it (Cancel keeps it).
 
 The QR code is made by ``segno`` (pure Python) and drawn module by module, black on
 white with its quiet zone, never under :data:`LEAST_MODULE` pixels a module (a phone's
@@ -31,12 +32,14 @@ from companion.core.controller import (
     NEW_CODE,
     PAIR_NO,
     PAIR_YES,
+    REMOVE_NO,
     REMOVE_PHONE,
+    REMOVE_YES,
     Controller,
     Info,
 )
 from companion.panel.screens.game import message_text
-from companion.panel.screens.kit import ACCENT, GOOD, RGB, TEXT, Kit, Layout
+from companion.panel.screens.kit import ACCENT, GOOD, RGB, TEXT, WARN, Kit, Layout
 from companion.panel.screens.lists import page_title
 from companion.vocabulary.phone import PHONE_NAME_LENGTH
 from hardware.events import InputEvent, Key, Press, Select
@@ -118,6 +121,9 @@ def said_here(controller: Controller) -> tuple[str, RGB] | None:
     name = controller.pending_pair_name()
     if name is not None:  # asked until answered, whatever else was said
         return i18n.tr(controller.language, "phone_pair_confirm", name=name), GOOD
+    removing = controller.removing_phone()
+    if removing is not None:  # asked until answered too
+        return i18n.tr(controller.language, "phone_remove_confirm", name=removing.name), WARN
     message = controller.message
     if not isinstance(message, Info) or message.key not in SAID_HERE:
         return None
@@ -327,12 +333,14 @@ def draw_paired(kit: Kit, surface: pygame.Surface, controller: Controller, layou
     w, pad = kit.width, kit.pad
     inner_w = w - 2 * pad
     title = page_title(kit, surface, layout, i18n.tr(lang, "phones_paired"))
-    bar = _bar(
-        kit,
-        surface,
-        layout,
-        [("<", Press(Key.PREVIOUS)), (">", Press(Key.NEXT)), ("OK", Press(Key.BACK))],
-    )
+    buttons: list[tuple[str, InputEvent]] = [
+        ("<", Press(Key.PREVIOUS)),
+        (">", Press(Key.NEXT)),
+        ("OK", Press(Key.BACK)),
+    ]
+    if controller.removing_phone() is not None:  # "Remove Di's phone?": yes or no
+        buttons = [(i18n.tr(lang, "cancel"), REMOVE_NO), ("OK", REMOVE_YES)]
+    bar = _bar(kit, surface, layout, buttons)
     bottom = bar.top - pad
     status = said_here(controller)
     if status is not None:

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 
 import pygame
 from msgspec import Struct
+from msgspec.structs import replace
 
 from companion.core import i18n
 from companion.core.words import score_words, short_names, turn_words
@@ -72,6 +73,9 @@ class TableLayout(Struct, frozen=True):
     flat_fireworks: bool
     #: The hand strip's slots are one line high.
     flat_hand: bool
+    #: The score line says hand memory's efficiencies (where they fit: else the end's
+    #: story does).
+    efficiency: bool
 
     def regions(self) -> dict[str, pygame.Rect]:
         """Every region shown, by name."""
@@ -99,6 +103,8 @@ class _Concessions(Struct, frozen=True):
     flat_hand: bool = False
     flat_fireworks: bool = False
     no_hand: bool = False
+    #: The score line without hand memory's efficiencies (the end's story says them).
+    no_efficiency: bool = False
 
 
 #: From the roomiest to the tightest: the first arrangement that holds everything wins.
@@ -139,9 +145,14 @@ def turn_lines(names: tuple[str, ...], lang: str, *, short: bool) -> Iterator[st
             yield turn_words(lang, names, current, order, short=short)
 
 
-def widest_score(lang: str) -> str:
-    """The score line at its widest."""
-    return score_words(lang, _WIDEST_FIGURE, _WIDEST_FIGURE, _WIDEST_FIGURE)
+def widest_score(lang: str, *, hand_memory: bool) -> str:
+    """The score line at its widest (with hand memory, its efficiencies too)."""
+    efficiency = ""
+    if hand_memory:
+        value = f"{_WIDEST_FIGURE}.{_WIDEST_FIGURE}"
+        parts = [i18n.tr(lang, key, value=value) for key in ("efficiency", "efficiency_needed")]
+        efficiency = " · ".join(part.replace(" ", "\u00a0") for part in parts)
+    return score_words(lang, _WIDEST_FIGURE, _WIDEST_FIGURE, _WIDEST_FIGURE, efficiency)
 
 
 _LAYOUTS: dict[tuple[object, ...], TableLayout] = {}
@@ -192,21 +203,29 @@ def _plan(
     # set-up leaves less without flat fireworks or a hand strip left out, the pile is a
     # page of its own (NEXT), as on a smaller panel
     tall = kit.height > kit.width and pile_on_table((kit.width, kit.height))
+    # hand memory's efficiencies on the score line where they cost nothing else
+    ladder: tuple[_Concessions, ...] = _LADDER
+    if hand_memory:
+        roomy = [step for step in _LADDER if not (step.flat_hand or step.flat_fireworks)]
+        roomy = [step for step in roomy if not step.no_hand]
+        ladder = (*roomy, *(replace(step, no_efficiency=True) for step in _LADDER))
     for pile_here in (True, False) if tall else (True,):
-        for concessions in _LADDER:
+        for concessions in ladder:
             if not hand_memory and (concessions.flat_hand or concessions.no_hand):
                 continue
             if tall and pile_here and (concessions.flat_fireworks or concessions.no_hand):
                 continue
             if lines[True] < lines[False] and not concessions.short_names:
                 continue
-            strip = hand_memory and not concessions.no_hand
-            layout = _arrange(kit, names, suits, hand_size, strip, concessions, lang, pile_here)
+            layout = _arrange(
+                kit, names, suits, hand_size, hand_memory, concessions, lang, pile_here
+            )
             if layout is not None:
                 return layout
     # nothing holds the least of everything (not a supported panel): the tightest
     # arrangement all the same; the screen's strict layout says what overlaps
-    layout = _arrange(kit, names, suits, hand_size, False, _LADDER[-1], lang, False, force=True)
+    tightest = replace(_LADDER[-1], no_efficiency=True)
+    layout = _arrange(kit, names, suits, hand_size, hand_memory, tightest, lang, False, force=True)
     assert layout is not None
     return layout
 
@@ -216,7 +235,7 @@ def _arrange(
     names: tuple[str, ...],
     suits: int,
     hand_size: int,
-    strip: bool,
+    hand_memory: bool,
     concessions: _Concessions,
     lang: str,
     pile_here: bool,
@@ -262,14 +281,16 @@ def _arrange(
         page_turn.height = max(len(kit.lines(line, kit.big, full_w)) for line in plain) * big_line
 
     # the main column, from the buttons up: the score, the last action, the tokens
-    score_lines = len(kit.lines(widest_score(lang), kit.big, inner_w))
+    efficiency = hand_memory and not concessions.no_efficiency
+    widest = widest_score(lang, hand_memory=efficiency)
+    score_lines = len(kit.lines(widest, kit.big, inner_w))
     score_h = score_lines * big_line
     message_h = MESSAGE_LINES * floor_line
     tokens_h = max(row_h, int(kit.unit * 0.11))
 
     hand_h = 0
     hand_name_w = 0
-    if strip:
+    if hand_memory and not concessions.no_hand:
         flat = concessions.flat_hand
         hand_h = hand.flat_tile_height(kit) if flat else hand.tile_height(kit)
         slots_w = hand.row_width(kit, hand_size, flat=flat)
@@ -337,6 +358,7 @@ def _arrange(
         short_names=concessions.short_names,
         flat_fireworks=concessions.flat_fireworks,
         flat_hand=concessions.flat_hand,
+        efficiency=efficiency,
     )
 
 

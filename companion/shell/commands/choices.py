@@ -12,7 +12,7 @@ HISTORY_LIST_PAGE = 20
 
 #: The pages ``render --page`` draws: the game screen's, then the end screen's.
 #: Each name's page (a :class:`~companion.core.controller.GamePage` value); ``end…`` on the
-#: end screen.
+#: end screen, and ``hands`` on the end screen too once the game is over.
 RENDER_PAGES = {
     "game": "table",
     "discards": "discards",
@@ -21,6 +21,8 @@ RENDER_PAGES = {
     "end": "table",
     "end-discards": "discards",
     "end-actions": "actions",
+    "end-story": "story",
+    "end-bgstats": "play_log",
 }
 
 

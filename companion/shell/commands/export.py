@@ -15,10 +15,24 @@ from companion.storage import (
     default_data_dir,
     end_line,
 )
+from engine.errors import CompanionError
+from engine.hanab_live import export_log
 
 
 def export_command(args: argparse.Namespace) -> int:
     """Print the game in progress (or the given one) as a hanabi-log/1 log."""
+    if args.hanab_live or args.hanab_live_url:
+        if args.all is not None or args.bgstats:
+            print("hanabi-companion: --hanab-live exports one game, on its own", file=sys.stderr)
+            return 2
+        return hanab_live_command(args)
+    if args.bgstats:
+        if args.all is not None:
+            print("hanabi-companion: --bgstats logs one game: not with --all", file=sys.stderr)
+            return 2
+        from companion.shell.commands.plays import bgstats_command
+
+        return bgstats_command(args)
     if args.all is not None:
         return export_all_command(args)
     try:
@@ -51,6 +65,33 @@ def export_command(args: argparse.Namespace) -> int:
         return 0
     except StorageError as error:
         print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
+    finally:
+        storage.close()
+
+
+def hanab_live_command(args: argparse.Namespace) -> int:
+    """Print the given game (default: the latest) as Hanab Live's JSON, or its replay link;
+    a game that cannot go says why in one sentence (exit 1)."""
+    try:
+        storage = storage_to_read(args.data_dir)
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
+    if storage is None:
+        print("hanabi-companion: no game stored yet", file=sys.stderr)
+        return 1
+    game_id = args.game
+    try:
+        if game_id is None:
+            game_id = storage.latest_game_id()
+        if game_id is None:
+            print("hanabi-companion: no game stored yet", file=sys.stderr)
+            return 1
+        print(export_log(storage.export(game_id), link=args.hanab_live_url))
+        return 0
+    except (StorageError, CompanionError) as error:
+        print(f"hanabi-companion: game {game_id}: {error}", file=sys.stderr)
         return 1
     finally:
         storage.close()

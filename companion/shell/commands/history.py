@@ -17,6 +17,10 @@ UNFINISHED = "unfinished"
 
 def history_command(args: argparse.Namespace) -> int:
     """List the games: date, players, variant, score, rating (or unfinished)."""
+    if args.stats:
+        from companion.shell.commands.stats import stats_command
+
+        return stats_command(args)
     try:
         storage = storage_to_read(args.data_dir)
     except StorageError as error:

@@ -5,11 +5,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pygame
 
-from companion.core.controller import Controller, GamePage, PanelLayout, Screen, SetupDraft
+from companion.core.controller import (
+    Controller,
+    GamePage,
+    PanelLayout,
+    PlayLinked,
+    Screen,
+    SetupDraft,
+)
 from companion.panel.screens import Renderer
 from companion.shell.commands.choices import RENDER_PAGES
 from companion.shell.commands.replay import replay_file
@@ -21,11 +29,15 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
     would; or say in one sentence why this game has no such page on this panel."""
     game = controller.game
     assert game is not None
-    at_end = name.startswith("end")
+    # the hands are a page of the game screen and, once the game is over, of the end's
+    at_end = name.startswith("end") or (name == "hands" and game.is_over)
     if at_end and not game.is_over:
         return f"--page {name}: the game is not over (its pages: game, discards, actions, hands)"
     if not at_end and game.is_over:
-        return f"--page {name}: the game is over (its pages: end, end-discards, end-actions)"
+        return (
+            f"--page {name}: the game is over"
+            " (its pages: end, end-discards, end-actions, hands, end-story, end-bgstats)"
+        )
     page = GamePage(RENDER_PAGES[name])
     assert controller.screen is (Screen.END if at_end else Screen.GAME)  # the game's screen
     controller.handle(PanelLayout(Renderer(size).shows_pile(controller)))
@@ -58,6 +70,12 @@ def render_command(args: argparse.Namespace) -> int:
     pygame.font.init()
     surface = pygame.Surface(args.size)
     controller = Controller(SetupDraft(language=args.lang), game)
+    if game.is_over:  # the end's BG Stats page: the link of the log, as if stored now
+        from companion.core.bgstats import PlayFacts, bgstats_link
+
+        started = game.setup.started_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        link = bgstats_link(game, PlayFacts(0, started, None), args.lang)
+        controller.handle(PlayLinked(link, len(game.actions)))
     if args.page is not None:
         problem = turn_to_page(controller, args.page, args.size)
         if problem:

@@ -116,7 +116,14 @@ def _run_app(
     # A desktop window can be closed from the menu; the service has no Quit (systemd
     # would start it again).
     controller.handle(QuitAllowed(not os.environ.get("INVOCATION_ID")))
-    app = App(storage, display, controller, game_id, tag_map=window_tag_map(config, args.data_dir))
+    app = App(
+        storage,
+        display,
+        controller,
+        game_id,
+        tag_map=window_tag_map(config, args.data_dir),
+        reader_configured=config.scanner is not None,
+    )
     app.check_after_first_frame = True  # the whole-file check, in the background
     web = _web_link(args, config, storage)
     if web is not None:

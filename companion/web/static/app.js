@@ -78,6 +78,8 @@ function drawTable(s) {
   $("score").textContent = s.score_line;
   $("result").hidden = !s.over;
   $("result-sentence").textContent = s.result_sentence;
+  drawPlayLog(s);
+  drawStory(s);
   $("recent-title").textContent = L.recent;
   const recent = $("recent");
   // numbered by turn, newest first, as the panel's actions page numbers them
@@ -91,13 +93,60 @@ function drawTable(s) {
   for (const [letter, cards] of s.discards) {
     const row = el("div", "suit");
     for (const card of cards) {
-      const chip = el("div", "chip " + letter, String(card.rank));
+      // the suit's symbol on every card, as on the fireworks: colour is not enough
+      const chip = el("div", "chip " + letter);
+      chip.dataset.suit = letter;
+      chip.appendChild(symbol(letter));
+      chip.appendChild(el("span", "rank", String(card.rank)));
       if (card.mark) chip.appendChild(el("span", "mark" + (card.mark === "!" ? " critical" : ""), card.mark));
       row.appendChild(chip);
     }
     discards.appendChild(row);
   }
   drawAct(s);
+}
+
+// The finished game's BG Stats link: a QR code for another phone, a link for this one.
+function drawPlayLog(s) {
+  const link = $("play-log");
+  link.hidden = !s.play_link;
+  if (!s.play_link) return;
+  if (link.href !== s.play_link) link.href = s.play_link;
+  if ($("play-qr").src !== s.play_qr) $("play-qr").src = s.play_qr;
+  $("play-qr").alt = s.labels.play_log;
+  $("play-log-label").textContent = s.labels.play_log;
+}
+
+// The finished game's curve (uPlot, drawn once per game) and why its best score dropped.
+let storyChart = null;
+let storyKey = "";
+const STORY_COLORS = ["#ffc43c", "#eceef4", "#6edc8c", "#4696ff"];
+function drawStory(s) {
+  const shown = s.over && s.story && s.story.length > 0;
+  $("story").hidden = !shown;
+  if (!shown) return;
+  $("story-title").textContent = s.labels.story;
+  const names = s.labels.story_legend.split(" · ");
+  $("story-legend").replaceChildren(...names.map((name, i) => el("span", "", name)));
+  $("story-legend").querySelectorAll("span").forEach((span, i) => { span.style.color = STORY_COLORS[i]; });
+  $("story-drops").replaceChildren(...s.story_drops.map((line) => el("li", "", line)));
+  const key = s.game + ":" + s.actions;
+  if (key === storyKey || typeof uPlot === "undefined") return;
+  storyKey = key;
+  if (storyChart) storyChart.destroy();
+  const target = $("chart-story");
+  target.replaceChildren();
+  const columns = [0, 1, 2, 3, 4].map((i) => s.story.map((point) => point[i]));
+  const dim = "#a0a8bc", grid = "#303c5a";
+  const axis = { stroke: dim, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 },
+    font: "600 13px system-ui, sans-serif" };
+  storyChart = new uPlot({
+    width: Math.max(200, target.clientWidth || document.body.clientWidth - 44), height: 200,
+    legend: { show: false }, cursor: { show: false },
+    scales: { x: { time: false } },
+    axes: [{ ...axis, incrs: [1, 2, 5, 10, 20, 50] }, { ...axis, size: 36, incrs: [1, 2, 5, 10] }],
+    series: [{}, ...names.map((name, i) => ({ label: name, stroke: STORY_COLORS[i], width: 2 }))],
+  }, columns, target);
 }
 
 function drawMine(s) {
@@ -167,124 +216,6 @@ function draw() {
   if (view === "table") drawTable(s);
   else if (view === "mine") drawMine(s);
   else drawHands(s);
-}
-
-// -- the history: every stored game, one game's actions, the charts (uPlot) ------------
-
-let history = null;
-let historyFor = null; // the table (game and action count) the history was read at
-let group = 0;
-const charts = [];
-
-async function openHistory() {
-  const at = snapshot ? snapshot.game + "/" + snapshot.actions + "/" + snapshot.language : "";
-  if (history && (historyFor === at || !$("game-detail").hidden)) return;
-  historyFor = at;
-  const answer = await fetch("/history.json" + location.search, { cache: "no-store" });
-  if (!answer.ok) return;
-  history = await answer.json();
-  drawHistory();
-}
-
-function chart(target, options, data) {
-  const width = Math.max(200, target.clientWidth || document.body.clientWidth - 24);
-  const dim = "#a0a8bc", grid = "#303c5a";
-  const axis = { stroke: dim, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 },
-    font: "600 13px system-ui, sans-serif" };
-  const made = new uPlot({
-    width, height: 190, legend: { show: false }, cursor: { show: false },
-    // whole numbers on both axes: games, scores, counts
-    axes: [{ ...axis, incrs: [1, 2, 5, 10, 20, 50, 100] }, { ...axis, size: 36, incrs: [1, 2, 5, 10, 20, 50] }],
-    ...options,
-  }, data, target);
-  charts.push(made);
-  return made;
-}
-
-function drawCharts() {
-  while (charts.length) charts.pop().destroy();
-  const series = history.series[group];
-  for (const id of ["chart-scores", "chart-distribution"]) $(id).replaceChildren();
-  if (!series || typeof uPlot === "undefined") return;
-  const L = history.labels;
-  const played = series.scores.map((_, index) => index + 1);
-  chart($("chart-scores"), {
-    scales: { x: { time: false }, y: { range: [0, series.max] } },
-    series: [{ label: L.games }, { label: L.score, stroke: "#ffc43c", width: 3,
-      points: { show: true, size: 7, fill: "#ffc43c" } }],
-  }, [played, series.scores]);
-  const scores = series.distribution.map((_, score) => score);
-  chart($("chart-distribution"), {
-    scales: { x: { time: false, range: [-0.5, series.max + 0.5] }, y: { range: [0, Math.max(...series.distribution) + 1] } },
-    series: [{ label: L.score }, { label: L.games, fill: "#4696ff", stroke: "#4696ff",
-      paths: uPlot.paths.bars({ size: [0.8, 40] }), points: { show: false } }],
-  }, [scores, series.distribution]);
-}
-
-function drawHistory() {
-  const L = history.labels;
-  $("history-list").hidden = false;
-  $("game-detail").hidden = true;
-  const groups = $("groups");
-  groups.replaceChildren();
-  history.series.forEach((series, index) => {
-    const button = el("button", "", series.group + " (" + series.scores.length + ")");
-    button.type = "button";
-    button.setAttribute("aria-pressed", String(index === group));
-    button.addEventListener("click", () => { group = index; drawHistory(); });
-    groups.appendChild(button);
-  });
-  if (group >= history.series.length) group = 0;
-  $("chart-scores-title").textContent = L.scores_over_time;
-  $("chart-distribution-title").textContent = L.score_distribution;
-  // nothing to chart before the first game ends: one sentence, no empty chart boxes
-  const charted = history.series.length > 0;
-  $("charts-empty").textContent = L.no_charts;
-  $("charts-empty").hidden = charted;
-  for (const id of ["chart-scores-title", "chart-scores", "chart-distribution-title",
-    "chart-distribution", "stats-title"]) {
-    $(id).hidden = !charted;
-  }
-  drawCharts();
-  $("stats-title").textContent = L.stats;
-  const stats = $("stats");
-  stats.replaceChildren();
-  for (const row of history.stats) {
-    const line = el("tr");
-    line.appendChild(el("td", "", row.group));
-    line.appendChild(el("td", "", row.best + " / " + row.average + " (" + row.games + ")"));
-    stats.appendChild(line);
-  }
-  $("games-title").textContent = L.history;
-  const games = $("games");
-  games.replaceChildren();
-  $("games-title").hidden = !history.games.length; // no game at all: the sentence says it
-  for (const game of history.games) {
-    const row = el("button", "game-row" + (game.resumable ? " unfinished" : "") + (game.damaged ? " damaged" : ""), game.first);
-    row.type = "button";
-    row.dataset.game = game.id;
-    if (game.second) row.appendChild(el("span", "second", game.second));
-    if (!game.damaged) row.addEventListener("click", () => openGame(game.id));
-    games.appendChild(row);
-  }
-}
-
-async function openGame(id) {
-  const answer = await fetch("/games/" + id + ".json" + location.search, { cache: "no-store" });
-  if (!answer.ok) return;
-  const game = await answer.json();
-  const L = history.labels;
-  $("history-list").hidden = true;
-  $("game-detail").hidden = false;
-  $("game-back").textContent = "‹ " + L.back;
-  $("game-title").textContent = game.names.join(", ");
-  $("game-variant").textContent = game.variant + " · " + game.score + " / " + game.max;
-  const log = $("game-log");
-  log.textContent = L.download;
-  log.href = "/games/" + id + ".log" + location.search;
-  log.setAttribute("download", "hanabi-game-" + id + ".jsonl");
-  $("game-actions").replaceChildren(...game.actions.map((line) => el("li", "", line)));
-  window.scrollTo(0, 0);
 }
 
 function showOffline(on) {
@@ -459,6 +390,13 @@ function otherSeats(s) {
 
 function startFlow(kind) {
   const s = snapshot;
+  // refused whatever is entered after (all 8 hint tokens for a discard): said at the first
+  // tap, in the companion's words, as the panel says it at its first key
+  const refused = kind === "undo" ? null : (s.refused || {})[kind];
+  if (refused) {
+    closeFlow(refused, true);
+    return;
+  }
   flow = {
     kind, game: s.game, position: s.actions, player: s.current,
     step: "", to: null, clue: null, slots: [], slot: null, color: null, rank: null,
@@ -733,6 +671,7 @@ function drawAct(s) {
       const kind = node.dataset.act;
       node.textContent = names[kind];
       node.disabled = kind === "undo" ? s.actions === 0 : s.over || s.current < 0;
+      node.classList.toggle("refused", Boolean((s.refused || {})[kind])); // a tap says why
     }
     $("act-buttons").hidden = flow !== null;
     if (flow) drawFlow(s); else $("flow").hidden = true;
