@@ -24,16 +24,34 @@ def turn_text(lang: str, game: Game, *, short: bool = False) -> str:
     ``short`` names the players after by the shortest beginnings that tell them apart
     (a shorter wording where five long names would not fit).
     """
-    current = game.setup.names[game.position.current]
     order = game.final_round_order()
+    return turn_words(lang, game.setup.names, game.position.current, order, short=short)
+
+
+def turn_words(
+    lang: str,
+    names: tuple[str, ...],
+    current: int,
+    order: list[int] | None,
+    *,
+    short: bool = False,
+) -> str:
+    """Whose turn as :func:`turn_text` says it, from the seats alone: ``order`` is the
+    final round's seats still to play (None outside it). The panel measures every line
+    a set-up can show with it, before the game needs them.
+
+    >>> turn_words("en", ("Ann", "Bo", "Cy"), 1, [1, 2, 0])
+    'Final round: Bo to play, then Cy, Ann'
+    """
+    name = names[current]
     if not order:
-        return i18n.tr(lang, "turn_of", name=current)
+        return i18n.tr(lang, "turn_of", name=name)
     if len(order) == 1:
-        return i18n.tr(lang, "final_round_last", name=current)
-    after = [game.setup.names[seat] for seat in order[1:]]
+        return i18n.tr(lang, "final_round_last", name=name)
+    after = [names[seat] for seat in order[1:]]
     if short:
-        after = short_names(after, game.setup.names)
-    return i18n.tr(lang, "final_round", name=current, order=", ".join(after))
+        after = short_names(after, names)
+    return i18n.tr(lang, "final_round", name=name, order=", ".join(after))
 
 
 def final_round_text(lang: str, game: Game) -> str:
@@ -63,14 +81,33 @@ def score_text(lang: str, game: Game) -> str:
     """``Score 15 · Max 22 · Pace 0`` (with hand memory ``· Eff. 1.25 · Needed 0.80``): each
     figure held to its word (no-break spaces), so a line that wraps never leaves a number
     alone."""
-    parts = [
-        i18n.tr(lang, "score", score=game.score),
-        i18n.tr(lang, "max_score", score=game.max_score),
-        i18n.tr(lang, "pace", pace=game.pace),
-    ]
-    parts += [efficiency_text(lang, game)] if game.setup.options.hand_memory else []
-    line = " · ".join(part.replace(" ", "\u00a0") for part in parts)
+    efficiency = efficiency_text(lang, game) if game.setup.options.hand_memory else ""
     special = special_suit_text(lang, game)
+    return score_words(lang, game.score, game.max_score, game.pace, efficiency, special)
+
+
+def score_words(
+    lang: str,
+    score: int,
+    max_score: int,
+    pace: int | None,
+    efficiency: str = "",
+    special: str = "",
+) -> str:
+    """The score line of :func:`score_text` from its figures (``efficiency``: the hand
+    memory's words, :func:`~companion.core.story_words.efficiency_text`; ``special``: what
+    the multicolour cards stand for, :func:`special_suit_text`).
+
+    >>> score_words("en", 15, 22, 0)
+    'Score\xa015 · Max\xa022 · Pace\xa00'
+    """
+    parts = [
+        i18n.tr(lang, "score", score=score),
+        i18n.tr(lang, "max_score", score=max_score),
+        i18n.tr(lang, "pace", pace=pace),
+    ]
+    parts += [efficiency] if efficiency else []
+    line = " · ".join(part.replace(" ", "\u00a0") for part in parts)
     return f"{line} · {special}" if special else line
 
 

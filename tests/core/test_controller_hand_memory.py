@@ -421,7 +421,9 @@ def test_next_turns_the_game_screen_to_the_discards_the_actions_every_hand_then_
     assert pages == [GamePage.DISCARDS, GamePage.ACTIONS, GamePage.HANDS, GamePage.TABLE]
 
 
-@pytest.mark.parametrize("size", [(480, 320), (320, 480), (240, 320), (320, 240), (800, 480)])
+# (240x320, 320x240 and 800x480 keep room for the final round's line and the pile: the
+# hand is on the hands page there, tests/panel/test_stable_layout.py)
+@pytest.mark.parametrize("size", [(480, 320), (320, 480)])
 def test_the_game_screen_shows_the_hand_of_the_player_to_act_slot_1_at_the_left(size):
     c = table()
     keys(c, "h", "2", "r", "1", "4", "return")  # Bo to act: slots 1 and 4 red

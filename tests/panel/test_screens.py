@@ -372,8 +372,9 @@ def test_a_refused_discard_is_said_on_the_game_screen(lang):
 
 @pytest.mark.parametrize("size", [(240, 320), (320, 480)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_portrait_game_screen_draws_as_its_landscape_twin(size):
-    """A portrait panel's game screen: whose turn on its own row, and the fireworks as
-    tall as on the landscape panel of the same pixels (sizes follow the shorter side)."""
+    """A portrait panel's game screen: whose turn on its own row, and the fireworks at
+    least as tall as on the landscape panel of the same pixels (sizes follow the shorter
+    side; the landscape one keeps its final round's second line from the first turn)."""
     portrait, renderer = render("game", size, "en")
     landscape, _ = render("game", (size[1], size[0]), "en")
 
@@ -387,7 +388,7 @@ def test_portrait_game_screen_draws_as_its_landscape_twin(size):
         return surface.subsurface((0, 0, surface.get_width(), tokens_top))
 
     red = SUIT_RGB[Color.RED]
-    assert color_extent(fireworks(portrait), red) == color_extent(fireworks(landscape), red)
+    assert color_extent(fireworks(portrait), red) >= color_extent(fireworks(landscape), red)
     turn = [d.rect for d in renderer.texts if d.text.endswith("to play")]
     deck = [d.rect for d in renderer.texts if d.text == "12"]
     assert turn and deck and turn[0].bottom <= deck[0].top  # two rows, not one squeezed

@@ -22,7 +22,6 @@ import pytest
 from companion.core import i18n
 from companion.core.controller import Controller, GamePage, PanelLayout, Screen, SetupDraft
 from companion.panel.screens import SUIT_RGB, Renderer, hand
-from companion.panel.screens.game import pile_on_table
 from companion.panel.screens.kit import DARK_INK, Kit
 from engine import Card, Color, GameSetup, Hint, Multicolor
 from engine.game import Game
@@ -66,10 +65,10 @@ def show_pile(game: Game, size: tuple[int, int], lang: str = "en") -> tuple[Rend
     """Draw the pile where a player finds it: its own page, or the table page of a
     panel that shows it there."""
     controller = Controller(SetupDraft(players=game.setup.players, language=lang), game)
-    controller.pile_on_table = pile_on_table(size)
+    renderer = Renderer(size, strict=True)
+    controller.pile_on_table = renderer.shows_pile(controller)  # as the app tells it
     if GamePage.DISCARDS in controller.pages:
         controller.page = GamePage.DISCARDS
-    renderer = Renderer(size, strict=True)
     surface = pygame.Surface(size)
     renderer.draw(surface, controller)
     renderer.surface = surface  # type: ignore[attr-defined]

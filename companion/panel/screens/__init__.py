@@ -24,6 +24,7 @@ from companion.panel.screens import (
     lists,
     phones,
     reveal,
+    table,
     undo,
 )
 from companion.panel.screens.kit import (
@@ -87,6 +88,9 @@ BANNER_SHARE = 0.25
 #: Screens that show a game: drawn only while there is one.
 NEEDS_GAME = (Screen.GAME, Screen.UNDO, Screen.ENTRY, Screen.END, Screen.REVEAL)
 
+#: Screens that say a notice in a place of their own (no banner over them).
+NOTICE_IN_PLACE = (Screen.GAME, Screen.UNDO)
+
 
 class Renderer:
     """Draws the controller's screens on a panel of a fixed size."""
@@ -101,7 +105,7 @@ class Renderer:
         #: Whether the last frame showed the discard pile on the table page (a wide or a
         #: tall drawing area): then the pile has no page of its own. The app tells the
         #: controller (:class:`~companion.core.results.PanelLayout`); drawing only reads it.
-        self.pile_on_table = game.pile_on_table(size)
+        self.pile_on_table = table.pile_on_table(size)
 
     @property
     def texts(self) -> list[Drawn]:
@@ -109,8 +113,22 @@ class Renderer:
         return self.kit.texts
 
     @property
+    def regions(self) -> dict[str, pygame.Rect]:
+        """The game screen's regions in the last frame, by name, on the panel (its
+        table page only; empty elsewhere): the same for a whole game."""
+        return self.kit.regions
+
+    @property
     def targets(self) -> list[Target]:
         return self.kit.targets
+
+    def shows_pile(self, controller: Controller) -> bool:
+        """Whether the game screen shows the discard pile on its table page (then NEXT
+        does not turn to a page of it): a wide or a tall panel, unless the set-up of the
+        game in play leaves a tall one too little room."""
+        kit = self.kit
+        kit.width, kit.height = self.size
+        return game.shows_pile(kit, controller)
 
     @property
     def actions_shown(self) -> int:
@@ -134,12 +152,22 @@ class Renderer:
         kit.targets = []
         kit.texts = []
         kit.pile = []
+        kit.pile_plan = None
+        kit.regions = {}
         kit.actions_back = controller.actions_back  # the actions page's place
         surface.fill(BACKGROUND)
         width, height = self.size
+        screen = controller.screen
+        if screen in NEEDS_GAME and controller.game is None:
+            screen = Screen.SETUP
+        # the panel (and the game's set-up) decides whether the discard pile has a page
+        # of its own (NEXT): kept here, told to the controller by the app (the game
+        # screen is drawn on the whole panel: no banner over it)
+        self.pile_on_table = self.shows_pile(controller)
         # A notice (a device unplugged, a damaged game kept aside) is a banner of its
-        # own at the top; the screen is drawn in the rest, nothing under the banner.
-        notice = controller.notice
+        # own at the top; the screen is drawn in the rest, nothing under the banner. The
+        # game screen says it in a box of its own instead (its regions never move).
+        notice = controller.notice if screen not in NOTICE_IN_PLACE else None
         banner_h = 0
         if notice:
             banner_h = self.banner_height(notice)
@@ -155,12 +183,6 @@ class Renderer:
         kit.origin = (0, banner_h)
         kit.width, kit.height = area.size
         canvas = surface.subsurface(area)
-        # the panel decides whether the discard pile has a page of its own (NEXT): kept
-        # here, read by the game screen and told to the controller by the app
-        self.pile_on_table = game.pile_on_table(area.size)
-        screen = controller.screen
-        if screen in NEEDS_GAME and controller.game is None:
-            screen = Screen.SETUP
         drawer(screen)(kit, canvas, controller)
         if screen is Screen.UNDO:
             undo.draw(kit, canvas, controller, self._veil)

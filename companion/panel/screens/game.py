@@ -2,10 +2,11 @@
 happened, score/max/pace, the final round, the discard pile, the buttons.
 
 Top to bottom: whose turn (with the fuses and the draw pile beside it when they fit
-on one row), the fireworks, the hint tokens, what just happened, the score line, the
-final round, the buttons. The fireworks take the height left; a wide panel shows the
-discard pile on the right, a tall one below the score; otherwise it is a page of its
-own (NEXT, or a tap on the fireworks) in place of the fireworks and the last action.
+on one row, else at the right of the tokens), the fireworks, the hand strip (hand
+memory), the hint tokens, what just happened, the score line, the buttons; a wide
+panel shows the discard pile on the right, a tall one under the tokens; otherwise it
+is a page of its own (NEXT, or a tap on the fireworks). Every region keeps its place
+and size for the whole game (:mod:`~companion.panel.screens.table`).
 """
 
 from __future__ import annotations
@@ -22,20 +23,21 @@ from companion.core.controller import (
     Undone,
     message_words,
 )
-from companion.core.words import score_text, short_names, turn_text
-from companion.panel.screens import actions, hand, piles
+from companion.core.words import score_text, score_words, special_suit_text, turn_text, turn_words
+from companion.panel.screens import actions, hand, piles, table
 from companion.panel.screens.kit import (
     ACCENT,
-    BACKGROUND,
+    DARK_INK,
     DIM,
-    MENU_ICON,
     PANEL,
     PANEL_LIGHT,
     RGB,
     TEXT,
     WARN,
     Kit,
+    Layout,
 )
+from companion.panel.screens.table import pile_on_table
 from engine.cards import Color
 from engine.game import Game
 from hardware.events import InputEvent, Key, Press
@@ -54,200 +56,177 @@ def message_text(controller: Controller) -> tuple[str, RGB]:
 
 
 def buttons(lang: str) -> list[tuple[str, InputEvent]]:
-    return [
-        (i18n.tr(lang, "button_hint"), Press(Key.HINT)),
-        (i18n.tr(lang, "button_play"), Press(Key.PLAY)),
-        (i18n.tr(lang, "button_discard"), Press(Key.DISCARD)),
-        (i18n.tr(lang, "button_undo"), Press(Key.UNDO)),
-        (MENU_ICON, Press(Key.MENU)),
-    ]
+    keys = (Key.HINT, Key.PLAY, Key.DISCARD, Key.UNDO, Key.MENU)
+    return [(label, Press(key)) for label, key in zip(table.buttons(lang), keys, strict=True)]
 
 
-def pile_on_table(size: tuple[int, int]) -> bool:
-    """Whether a panel shows the discard pile on the table page: beside the fireworks
-    on a wide one (700 px and more across), below them on a tall one (700 px and more
-    high). Elsewhere the pile is a page of its own."""
-    width, height = size
-    return max(width, height) >= 700 and width != height
+def table_layout(kit: Kit, controller: Controller) -> table.TableLayout | None:
+    """The table page's regions for the game on show (None: no game)."""
+    game = controller.game
+    if game is None:
+        return None
+    setup = game.setup
+    return table.table_layout(
+        kit,
+        setup.names,
+        len(setup.suits),
+        setup.hand_size,
+        hand_memory=controller.hand_memory,
+        lang=controller.language,
+        special=special_suit_text(controller.language, game),
+    )
+
+
+def shows_pile(kit: Kit, controller: Controller) -> bool:
+    """Whether the table page shows the discard pile (then it has no page of its own):
+    a wide or a tall panel's, unless the game's set-up leaves a tall one too little room."""
+    plan = table_layout(kit, controller)
+    if plan is None:
+        return pile_on_table((kit.width, kit.height))
+    return plan.pile is not None
 
 
 def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     page = controller.page
+    kit.regions = {}
     if controller.hand_memory and page is GamePage.HANDS:
         draw_hands_page(kit, surface, controller)
         return
-    if page is GamePage.DISCARDS and pile_on_table((kit.width, kit.height)):
+    plan = table_layout(kit, controller)
+    game, lang = controller.game, controller.language
+    assert game is not None and plan is not None
+    if page is GamePage.DISCARDS and plan.pile is not None:
         page = GamePage.TABLE  # the table shows the pile: one pile view, not two
-    # The roomy layout first; on a panel where the fireworks would not fit (five long
-    # names in the final round at 320x240), the compact one: the fuses and the draw
-    # pile join the tokens' row, the players after the current one are shortened, and
-    # the fireworks may be flat cards.
-    if not _draw(kit, surface, controller, page, compact=False):
-        surface.fill(BACKGROUND)
-        kit.texts.clear()
-        kit.targets.clear()
-        kit.pile.clear()
-        _draw(kit, surface, controller, page, compact=True)
+    layout = kit.layout()
+    bar = layout.place("buttons", plan.buttons)
+    kit.button_bar(surface, bar, buttons(lang))
+    if plan.beside or page is GamePage.TABLE:
+        # the fuses and the draw pile: on a page, where they share the turn's row (else
+        # the page takes the tokens' row with the rest: they are a NEXT away)
+        kit.fuses(surface, layout.place("fuses", plan.fuses), game.position.fuses)
+        _draw_deck(kit, surface, layout.place("deck", plan.deck), game.position.deck)
+    if page is not GamePage.TABLE:
+        _draw_page(kit, surface, controller, page, plan, layout)
+        return
+    turn = turn_text(lang, game, short=plan.short_names)
+    _top_lines(kit, surface, turn, layout.place("turn", plan.turn), kit.big, ACCENT)
+
+    regions = plan.regions()
+    kit.regions = {name: rect.move(kit.origin) for name, rect in regions.items()}
+    piles.fireworks(kit, surface, game, layout.place("fireworks", plan.fireworks))
+    if plan.hand is not None:
+        _draw_hand(kit, surface, layout.place("hand", plan.hand), game, plan)
+    kit.tokens(
+        surface, layout.place("tokens", plan.tokens), game.position.hints, game.setup.hint_cost
+    )
+    if plan.pile is not None:
+        pile = layout.place("pile", plan.pile)
+        pygame.draw.rect(surface, PANEL, pile, border_radius=8)
+        piles.discards(kit, surface, game, table.pile_body(kit, pile), lang)
+    message_box = layout.place("message", plan.message)
+    score_box = layout.place("score", plan.score)
+    if not _draw_status(kit, surface, controller, message_box, score_box):
+        score = score_text(lang, game)
+        if not plan.efficiency:
+            score = score_words(
+                lang, game.score, game.max_score, game.pace, "", special_suit_text(lang, game)
+            )
+        _top_lines(kit, surface, score, score_box, kit.big, DIM)
+    # the fireworks' area turns the page when tapped
+    main = plan.fireworks.union(plan.tokens)
+    kit.target(pygame.Rect(0, main.top, main.right + kit.pad, main.height), Press(Key.NEXT))
 
 
-def _draw(
-    kit: Kit, surface: pygame.Surface, controller: Controller, page: GamePage, *, compact: bool
-) -> bool:
-    """Draw the game screen; False (and nothing sure) when the fireworks do not fit."""
+def _draw_page(
+    kit: Kit,
+    surface: pygame.Surface,
+    controller: Controller,
+    page: GamePage,
+    plan: table.TableLayout,
+    layout: Layout,
+) -> None:
+    """A page of its own (the discard pile, the recent actions): under whose turn (the
+    final round's order where it fits; a notice in its place while there is one), the
+    whole width down to the buttons, the same for the whole game; a tap turns it."""
     game, lang = controller.game, controller.language
     assert game is not None
-    w, h, pad = kit.width, kit.height, kit.pad
-    portrait = h > w
-    wide = not portrait and pile_on_table((w, h))
-    pile_below = portrait and pile_on_table((w, h))
-    main_w = int(w * 0.6) if wide else w
-    inner_w = main_w - 2 * pad
-    # a wide panel: the turn row spans both columns, the discard pile is the right one
-    full_w = w - 2 * pad if wide else inner_w
-    layout = kit.layout()
-    big_line, floor_line = kit.line_height(kit.big), kit.line_height(kit.floor)
-    # the top row: whose turn, the fuses, the draw pile's count as high as a key figure
-    row_h = max(big_line, kit.line_height(kit.figure))
-
-    bar_buttons = buttons(lang)
-    bar_h = kit.bar_height([label for label, _ in bar_buttons], w - 2 * pad)
-    bar = layout.place("buttons", pygame.Rect(pad, h - bar_h - pad, w - 2 * pad, bar_h))
-
-    # whose turn (in the final round: and who after); the fuses and the draw pile beside
-    # it, on a row below when it is long, in the tokens' row when compact
-    turn = turn_text(lang, game, short=compact)
-    fuses_w = int(row_h * 3.3)
-    deck_w = int(row_h * 0.72) + pad + kit.width_of("50", kit.figure)
-    beside = full_w - fuses_w - deck_w - 4 * pad
-    if not portrait and kit.width_of(turn, kit.big) <= beside:
-        turn_box = layout.place("turn", pygame.Rect(pad, pad, beside, row_h))
-        fuses = pygame.Rect(turn_box.right + 2 * pad, pad, fuses_w, row_h)
+    pad = kit.pad
+    band = plan.page_turn
+    turn = turn_text(lang, game, short=plan.short_names)
+    if len(kit.lines(turn, kit.big, band.width)) * kit.line_height(kit.big) > band.height:
+        turn = turn_words(lang, game.setup.names, game.position.current, None)
+    notice = controller.notice
+    if notice:
+        _draw_notice(kit, surface, controller, notice, layout.place("notice", band))
     else:
-        turn_h = kit.height_of(turn, kit.big, full_w)
-        turn_box = layout.place("turn", pygame.Rect(pad, pad, full_w, turn_h))
-        fuses = pygame.Rect(pad, turn_box.bottom + pad, fuses_w, row_h)
-    kit.text(surface, turn, turn_box, size=kit.big, floor=kit.big, color=ACCENT)
-    deck = pygame.Rect(fuses.right + 2 * pad, fuses.top, deck_w, row_h)
+        _top_lines(kit, surface, turn, layout.place("turn", band), kit.big, ACCENT)
+    top = band.bottom + pad
+    if plan.beside:
+        top = max(top, plan.fuses.bottom + pad)
+    area = pygame.Rect(pad, top, kit.width - 2 * pad, plan.buttons.top - pad - top)
+    area = layout.place(page.value, area)
+    if page is GamePage.DISCARDS:
+        piles.discards(kit, surface, game, area, lang)
+    else:
+        actions.draw_list(kit, surface, game, area, lang)
+    kit.target(area, Press(Key.NEXT))
 
-    if page is not GamePage.TABLE:
-        # a page of its own (the discard pile, the recent actions): under whose turn,
-        # the whole width down to the buttons; the fuses and the draw pile where they
-        # share the turn's row (else the page takes their row: they are a NEXT away);
-        # a tap on the page turns it
-        top = turn_box.bottom + pad
-        if fuses.top == turn_box.top:
-            layout.place("fuses", fuses)
-            kit.fuses(surface, fuses, game.position.fuses)
-            layout.place("deck", deck)
-            _draw_deck(kit, surface, deck, game.position.deck)
-        area = layout.place(page.value, pygame.Rect(pad, top, w - 2 * pad, bar.top - pad - top))
-        if page is GamePage.DISCARDS:
-            piles.discards(kit, surface, game, area, lang)
-        else:
-            actions.draw_list(kit, surface, game, area, lang)
-        kit.button_bar(surface, bar, bar_buttons)
-        kit.target(area, Press(Key.NEXT))
-        return True
 
-    top = turn_box.bottom + pad if compact else fuses.bottom + pad
-
-    # the bottom of the main column, from the buttons up
-    bottom = bar.top - pad
-    score = score_text(lang, game)
-    score_h = kit.height_of(score, kit.big, inner_w)
-    message, message_color = message_text(controller)
-    message_h = kit.height_of(message, kit.floor, inner_w) if message else floor_line
-    tokens_h = row_h if compact else max(row_h, int(kit.unit * 0.11))
-    score_box = pygame.Rect(pad, bottom - score_h, inner_w, score_h)
-    message_box = pygame.Rect(pad, score_box.top - pad - message_h, inner_w, message_h)
-    tokens_box = pygame.Rect(pad, message_box.top - pad - tokens_h, inner_w, tokens_h)
-    if compact:  # the fuses and the draw pile at the right of the tokens
-        deck = pygame.Rect(tokens_box.right - deck_w, tokens_box.top, deck_w, tokens_h)
-        fuses = pygame.Rect(deck.left - 2 * pad - fuses_w, tokens_box.top, fuses_w, tokens_h)
-        tokens_box.width = fuses.left - 2 * pad - tokens_box.left
-
-    # with hand memory, the hand of the player to act: under the fireworks, or on a wide
-    # panel at the top of the right-hand column, above the discard pile
-    # (compact: the slots one line high)
-    tile_h = hand.flat_tile_height(kit) if compact else hand.tile_height(kit)
-    side_hand_h = tile_h + pad if controller.hand_memory and wide else 0
-    hand_h = tile_h + pad if controller.hand_memory and not wide else 0
-    # the fireworks take what is left, up to 0.3 of the panel; on a tall panel the
-    # pile takes the rest, under the tokens
-    room = tokens_box.top - pad - top - hand_h
-    if room < kit.card_height() and not compact:
+def _draw_status(
+    kit: Kit,
+    surface: pygame.Surface,
+    controller: Controller,
+    box: pygame.Rect,
+    score: pygame.Rect,
+) -> bool:
+    """The last action's box, two lines: a refusal or a notice line (the answer to a
+    key) first, else the notice (a device, a finding: a tap on it is its OK), else what
+    just happened; shortened with "…" where it does not fit, never smaller. A notice
+    longer than the box takes the score line's place too (it is drawn again once the
+    notice goes): return whether it did."""
+    message = controller.message
+    notice = controller.notice
+    if notice and not isinstance(message, Refused | Info):
+        inner = box.width - 2 * kit.pad
+        lines = len(kit.lines(notice, kit.floor, inner))
+        if lines * kit.line_height(kit.floor) > box.height:
+            _draw_notice(kit, surface, controller, notice, box.union(score))
+            return True
+        _draw_notice(kit, surface, controller, notice, box)
         return False
-    # compact: the fireworks may be flat cards, the symbol and the rank on one line
-    least = kit.flat_card_height() if compact else kit.card_height()
-    if room < least and hand_h:
-        # the tightest case (five long names in the final round and a refusal on a
-        # 240x320): the hand stays on the hands page, a NEXT away
-        room += hand_h
-        hand_h = 0
-    fireworks_h = max(least, min(room, int(kit.unit * 0.3)))
-    if pile_below:  # the pile's share first: it is shown whole
-        pile_need = _pile_height(kit, game, inner_w, lang)
-        if room - pile_need < least and not compact:
-            return False  # the compact layout leaves the pile more room
-        fireworks_h = max(least, min(fireworks_h, room - pile_need))
-    fireworks_box = pygame.Rect(pad, top, inner_w, fireworks_h)
-    surplus = room - fireworks_h
-    if not pile_below and surplus > 0:
-        # the tokens under the fireworks and the status under them: the room left
-        # stays above the buttons, where nothing is to be read
-        for box in (tokens_box,) if wide else (tokens_box, message_box, score_box):
-            box.move_ip(0, -surplus)
-        if compact:
-            fuses.move_ip(0, -surplus)
-            deck.move_ip(0, -surplus)
-    if pile_below:
-        tokens_box.top = fireworks_box.bottom + hand_h + pad
-        if compact:  # the fuses and the draw pile stay in the tokens' row
-            fuses.top = deck.top = tokens_box.top
-    layout.place("fuses", fuses)
-    kit.fuses(surface, fuses, game.position.fuses)
-    layout.place("deck", deck)
-    _draw_deck(kit, surface, deck, game.position.deck)
-    if pile_below:
-        pile_top = tokens_box.bottom + pad
-        pile_box = pygame.Rect(pad, pile_top, inner_w, message_box.top - pad - pile_top)
-        layout.place("pile", pile_box)
-        pygame.draw.rect(surface, PANEL, pile_box, border_radius=8)
-        piles.discards(kit, surface, game, pile_box.inflate(-2 * pad, -2 * pad), lang)
-    layout.place("fireworks", fireworks_box)
-    piles.fireworks(kit, surface, game, fireworks_box)
-    if hand_h:
-        hand_box = pygame.Rect(pad, fireworks_box.bottom + pad, inner_w, hand_h - pad)
-        _draw_hand(kit, surface, layout.place("hand", hand_box), game, lang)
-    side_top = top + side_hand_h
-    side = pygame.Rect(main_w + pad, side_top, w - main_w - 2 * pad, bar.top - pad - side_top)
-    if side_hand_h:
-        hand_box = pygame.Rect(side.left, top, side.width, side_hand_h - pad)
-        _draw_hand(kit, surface, layout.place("hand", hand_box), game, lang)
-    layout.place("tokens", tokens_box)
-    kit.tokens(surface, tokens_box, game.position.hints, game.setup.hint_cost)
-    if wide:
-        layout.place("side", side)
-        pygame.draw.rect(surface, PANEL, side, border_radius=8)
-        piles.discards(kit, surface, game, side.inflate(-2 * pad, -2 * pad), lang)
-
-    if message:
-        layout.place("message", message_box)
-        kit.text(surface, message, message_box, color=message_color)
-    layout.place("score", score_box)
-    kit.text(surface, score, score_box, size=kit.big, floor=kit.big, color=DIM)
-
-    kit.button_bar(surface, bar, bar_buttons)
-    # the fireworks' area turns the page when tapped
-    kit.target(pygame.Rect(0, top, main_w, tokens_box.bottom - top), Press(Key.NEXT))
-    return True
+    words, color = message_text(controller)
+    if words:
+        _top_lines(kit, surface, words, box, kit.floor, color, shorten=True)
+    return False
 
 
-def _pile_height(kit: Kit, game: Game, width: int, lang: str) -> int:
-    """The height the discard pile needs below the fireworks (a tall panel): its panel's
-    margins, and the gap above it."""
-    inner = width - 2 * kit.pad
-    return piles.pile_height(kit, game, inner, lang) + 4 * kit.pad + kit.gap
+def _draw_notice(
+    kit: Kit, surface: pygame.Surface, controller: Controller, notice: str, box: pygame.Rect
+) -> None:
+    """A notice on a band of the warning colour, in a box of fixed lines."""
+    pygame.draw.rect(surface, WARN, box, border_radius=4)
+    inner = box.inflate(-2 * kit.pad, 0)
+    _top_lines(kit, surface, notice, inner, kit.floor, DARK_INK, shorten=True)
+    if controller.findings:  # a tap on the band is its OK: the finding was seen
+        kit.target(box, Press(Key.OK))
+
+
+def _top_lines(
+    kit: Kit,
+    surface: pygame.Surface,
+    text: str,
+    box: pygame.Rect,
+    size: int,
+    color: RGB,
+    *,
+    shorten: bool = False,
+) -> None:
+    """``text`` at ``size`` (never smaller), from the top of ``box``: as many lines as
+    it takes, and as ``box`` holds (``shorten``: the rest cut with "…")."""
+    line_h = kit.line_height(size)
+    rows = min(len(kit.lines(text, size, box.width)), max(1, box.height // line_h))
+    lines_box = pygame.Rect(box.left, box.top, box.width, rows * line_h)
+    kit.text(surface, text, lines_box, size=size, floor=size, color=color, shorten=shorten)
 
 
 def _draw_deck(kit: Kit, surface: pygame.Surface, rect: pygame.Rect, cards: int) -> None:
@@ -261,27 +240,38 @@ def _draw_deck(kit: Kit, surface: pygame.Surface, rect: pygame.Rect, cards: int)
     kit.text(surface, str(cards), number, size=kit.figure, floor=kit.figure)
 
 
-def _draw_hand(kit: Kit, surface: pygame.Surface, rect: pygame.Rect, game: Game, lang: str) -> None:
-    """The hand memory of the player to act, their name at its left (in the turn line's
-    colour, shortened where the slots need the room)."""
+def _draw_hand(
+    kit: Kit, surface: pygame.Surface, rect: pygame.Rect, game: Game, plan: table.TableLayout
+) -> None:
+    """The hand memory of the player to act, their name at its left in a column of its
+    own (in the turn line's colour, shortened where the slots need the room), or on a
+    line above the slots where even its beginning does not fit beside them."""
     seat = game.position.current
     memory = game.hand_memory(seat)
-    name = game.setup.names[seat]
-    room = rect.width - hand.row_width(kit, len(memory)) - kit.pad
-    for label in (name, *short_names([name], game.setup.names), name[:3]):
-        if kit.width_of(label, kit.floor) <= room:
-            label_box = pygame.Rect(
-                rect.left, rect.top, kit.width_of(label, kit.floor), rect.height
-            )
-            kit.text(surface, label, label_box, color=ACCENT)
-            rect = pygame.Rect(
-                label_box.right + kit.pad,
-                rect.top,
-                rect.right - label_box.right - kit.pad,
-                rect.height,
-            )
-            break
-    hand.draw_row(kit, surface, rect, memory, _colors(game))
+    names = game.setup.names
+    column = plan.hand_name_w
+    if not column:  # the name on a line above the slots
+        line = kit.line_height(kit.floor)
+        kit.text(
+            surface, names[seat], pygame.Rect(rect.left, rect.top, rect.width, line), color=ACCENT
+        )
+        slots = pygame.Rect(rect.left, rect.top + line, rect.width, rect.height - line)
+        hand.draw_row(kit, surface, slots, memory, _colors(game))
+        return
+    label = next(
+        (
+            label
+            for label in table.name_labels(names[seat], names)
+            if kit.width_of(label, kit.floor) <= column
+        ),
+        names[seat][:3],
+    )
+    label_box = pygame.Rect(rect.left, rect.top, column, rect.height)
+    kit.text(surface, label, label_box, color=ACCENT)
+    slots = pygame.Rect(
+        label_box.right + kit.pad, rect.top, rect.right - label_box.right - kit.pad, rect.height
+    )
+    hand.draw_row(kit, surface, slots, memory, _colors(game))
 
 
 def _colors(game: Game) -> list[Color]:
@@ -289,8 +279,9 @@ def _colors(game: Game) -> list[Color]:
 
 
 def draw_hands_page(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
-    """Every player's hand memory, under a title where the slots keep two lines with it;
-    a tap anywhere (or NEXT) turns back to the table."""
+    """Every player's hand memory, under a title where the slots keep two lines with it
+    (a notice above, while there is one); a tap anywhere (or NEXT) turns back to the
+    table."""
     game, lang = controller.game, controller.language
     assert game is not None
     w, h, pad = kit.width, kit.height, kit.pad
@@ -298,12 +289,18 @@ def draw_hands_page(kit: Kit, surface: pygame.Surface, controller: Controller) -
     names = game.setup.names
     hands = [game.hand_memory(seat) for seat in range(game.setup.players)]
     widest = max(len(memory) for memory in hands)
+    kit.target(pygame.Rect(0, 0, w, h), Press(Key.NEXT))  # under the notice's OK, if any
+    top = pad
+    notice = controller.notice
+    if notice:  # a notice above the hands, on a line of its own (no banner over them)
+        band = pygame.Rect(pad, pad, w - 2 * pad, kit.line_height(kit.floor))
+        _draw_notice(kit, surface, controller, notice, layout.place("notice", band))
+        top = band.bottom + pad
     title_h = kit.line_height(kit.big) + pad
-    area = pygame.Rect(pad, pad + title_h, w - 2 * pad, h - title_h - 2 * pad)
+    area = pygame.Rect(pad, top + title_h, w - 2 * pad, h - top - title_h - pad)
     if not hand.hands_fit(kit, area, names, widest):
-        area = pygame.Rect(pad, pad, w - 2 * pad, h - 2 * pad)  # no title: room for the slots
+        area = pygame.Rect(pad, top, w - 2 * pad, h - top - pad)  # no title: room for the slots
     else:
-        title_box = layout.place("title", pygame.Rect(pad, pad, w - 2 * pad, title_h - pad))
+        title_box = layout.place("title", pygame.Rect(pad, top, w - 2 * pad, title_h - pad))
         kit.text(surface, i18n.tr(lang, "hands"), title_box, size=kit.big, color=ACCENT)
     hand.draw_hands(kit, surface, layout, area, names, hands, _colors(game), game.current_player)
-    kit.target(pygame.Rect(0, 0, w, h), Press(Key.NEXT))

@@ -147,18 +147,24 @@ def draw_slot(
     else:
         bottom = pygame.Rect(inner.left, top.bottom, inner.width, inner.bottom - top.bottom)
         marks = pygame.Rect(badge.right + 2, top.top, top.right - badge.right - 2, line)
-        # crossed colours that do not fit the top line go on at the bottom line's left
+        # crossed colours that do not fit the top line go on at the bottom line's left,
+        # closer together where the ranks need the rest of the line
         over = len(crossed) - marks.width // _mark_step(kit)
         if over > 0:
-            extra = pygame.Rect(bottom.left, bottom.top, over * _mark_step(kit), bottom.height)
+            ranks = str(rank) if rank is not None else "".join(map(str, ruled_out))
+            need = kit.width_of(ranks, kit.big if rank is not None else kit.floor) + 4
+            extra_w = min(over * _mark_step(kit), max(0, bottom.width - need))
+            extra = pygame.Rect(bottom.left, bottom.top, extra_w, bottom.height)
             bottom = pygame.Rect(extra.right, bottom.top, bottom.right - extra.right, bottom.height)
     if color is not None:
         r = max(3, min(line // 2 - 2, marks.width // 2))
         kit.symbol(surface, color, (marks.right - r - 1, marks.centery), r, ink)
-    else:
+    elif extra.width or len(crossed) * _mark_step(kit) <= marks.width:
         room = max(0, marks.width // _mark_step(kit))
         _crossed_colors(kit, surface, marks, crossed[:room])
         _crossed_colors(kit, surface, extra, crossed[room:])
+    else:  # a flat slot, or no room left under: every one, closer together
+        _crossed_colors(kit, surface, marks, crossed)
     if rank is not None:
         size = kit.floor if rect.height < tile_height(kit) else kit.big
         kit.text(surface, str(rank), bottom, size=size, color=ink, align="center")
@@ -175,13 +181,17 @@ def _crossed_colors(
     kit: Kit, surface: pygame.Surface, rect: pygame.Rect, colors: Sequence[Color]
 ) -> None:
     """The colours a slot cannot be: each suit's symbol in its colour, crossed out, at
-    the floor's size, from the right."""
+    the floor's size, from the right (closer together where ``rect`` is short of room)."""
     if not colors or rect.width <= 0:
         return
     step = _mark_step(kit)
     r = max(3, step // 2 - 1)
+    if len(colors) * step > rect.width and len(colors) > 1:
+        # more than the room holds side by side: closer, overlapping a little, never
+        # one left out (a symbol is no text: it has no floor to keep)
+        step = max(2, (rect.width - step) // (len(colors) - 1))
     for i, color in enumerate(colors):
-        cx = rect.right - step // 2 - i * step
+        cx = rect.right - _mark_step(kit) // 2 - i * step
         cy = rect.centery
         kit.symbol(surface, color, (cx, cy), r, SUIT_RGB[color])
         pygame.draw.line(surface, DARK_INK, (cx - r - 1, cy + r + 1), (cx + r + 1, cy - r - 1), 3)

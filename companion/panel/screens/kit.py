@@ -113,6 +113,9 @@ class Drawn(Struct, frozen=True):
     floor: int
     #: False when the line had to be cut (it did not fit even on as many lines as its box holds).
     whole: bool = True
+    #: Cut on purpose ("…") to a box of fixed lines: the last action's two lines (the
+    #: recent actions page says it whole). Only with ``whole`` false.
+    shortened: bool = False
 
 
 log = logging.getLogger(__name__)
@@ -190,6 +193,11 @@ class Kit:
         #: Every discarded card drawn in the last frame (a stacked copy too): its code,
         #: its mark ("!", "×" or ""), where; so that a test can count the whole pile.
         self.pile: list[tuple[str, str, pygame.Rect]] = []
+        #: How the pile was drawn in the last frame (a ``piles.PilePlan``), if it was.
+        self.pile_plan: object | None = None
+        #: The regions of the last frame's game screen, by name, where the panel shows
+        #: them (the table page: ``table.TableLayout.regions``); empty on other screens.
+        self.regions: dict[str, pygame.Rect] = {}
         #: The actions page: how many of the newest actions it skips (the controller's),
         #: and how many it showed when last drawn (told back to the controller).
         self.actions_back = 0
@@ -286,12 +294,14 @@ class Kit:
         floor: int | None = None,
         color: RGB = TEXT,
         align: str = "left",
+        shorten: bool = False,
     ) -> int:
         """Draw ``text`` in ``rect``: as large as ``size`` (default: the floor), shrinking
         to fit but never below ``floor``, then wrapping; return the size used.
 
         Lines are centred vertically in ``rect``. What does not fit at the floor on
-        the lines ``rect`` holds is cut and recorded as not whole.
+        the lines ``rect`` holds is cut and recorded as not whole (``shorten``: as
+        shortened on purpose, for a box of fixed lines).
         """
         low = floor or self.floor
         size = max(size or low, low)
@@ -310,7 +320,9 @@ class Kit:
             line_whole = whole
             if self.width_of(line, size) > rect.width:
                 line, line_whole = self._cut(line, size, rect.width), False
-            self._line(surface, line, size, low, rect, top + i * line_h, color, align, line_whole)
+            self._line(
+                surface, line, size, low, rect, top + i * line_h, color, align, line_whole, shorten
+            )
         return size
 
     def _cut(self, line: str, size: int, width: int) -> str:
@@ -329,6 +341,7 @@ class Kit:
         color: RGB,
         align: str,
         whole: bool,
+        shorten: bool = False,
     ) -> None:
         key = (line, size, color)
         image = self._rendered.pop(key, None)
@@ -345,7 +358,8 @@ class Kit:
             x = rect.left
         drawn = surface.blit(image, (x, top))
         if line.strip():
-            self.texts.append(Drawn(line, drawn.move(self.origin), size, floor, whole))
+            shortened = shorten and not whole
+            self.texts.append(Drawn(line, drawn.move(self.origin), size, floor, whole, shortened))
 
     # -- touch -----------------------------------------------------------------
 
@@ -383,6 +397,12 @@ class Kit:
             bar = pygame.Rect(0, 0, bar_w, bar_h)
             bar.center = (rect.centerx, rect.centery + i * bar_h * 3)
             pygame.draw.rect(surface, TEXT, bar)
+
+    @property
+    def tenth(self) -> int:
+        """A key figure's least height (the tokens, the fuses, the fireworks): a tenth of
+        the panel's shorter side."""
+        return math.ceil(self.unit / 10)
 
     @property
     def button_margin(self) -> int:
@@ -583,10 +603,10 @@ class Kit:
         number_w = self.width_of("8½" if per_token > 1 else "8", self.big) + self.pad
         dots = pygame.Rect(rect.left, rect.top, rect.width - number_w - self.pad, rect.height)
         diameter = min(rect.height, int(dots.width / (MAX_HINTS * 1.08)))
-        if diameter < self.line_height(self.floor):
-            # too narrow for eight tokens read from a chair: one token, large, and the
-            # number of those left out of 8
-            diameter = min(rect.height, self.line_height(self.big))
+        if diameter < max(self.line_height(self.floor), min(rect.height, self.tenth)):
+            # too narrow for eight tokens a tenth of the panel high: one token, large,
+            # and the number of those left out of 8
+            diameter = max(min(rect.height, self.line_height(self.big)), self.tenth)
             r = diameter // 2
             center = (rect.left + r, rect.centery)
             pygame.draw.circle(surface, HINT_BLUE if hints else SPENT, center, r)

@@ -19,7 +19,6 @@ from companion.core.controller import (
     SetupDraft,
 )
 from companion.panel.screens import Renderer
-from companion.panel.screens.game import pile_on_table
 from companion.shell.commands.choices import RENDER_PAGES
 from companion.shell.commands.replay import replay_file
 from hardware.events import Key, Press
@@ -41,7 +40,7 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
         )
     page = GamePage(RENDER_PAGES[name])
     assert controller.screen is (Screen.END if at_end else Screen.GAME)  # the game's screen
-    controller.handle(PanelLayout(pile_on_table(size)))
+    controller.handle(PanelLayout(Renderer(size).shows_pile(controller)))
     if page not in controller.pages:
         if page is GamePage.HANDS:
             return "--page hands: this game does not keep hand memory"
