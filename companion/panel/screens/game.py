@@ -23,7 +23,8 @@ from companion.core.controller import (
     Undone,
     message_words,
 )
-from companion.core.words import score_text, score_words, special_suit_text, turn_text, turn_words
+from companion.core.story_words import efficiency_text
+from companion.core.words import score_words, special_suit_text, turn_text, turn_words
 from companion.panel.screens import actions, hand, piles, table
 from companion.panel.screens.kit import (
     ACCENT,
@@ -126,11 +127,14 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     message_box = layout.place("message", plan.message)
     score_box = layout.place("score", plan.score)
     if not _draw_status(kit, surface, controller, message_box, score_box):
-        score = score_text(lang, game)
-        if not plan.efficiency:
-            score = score_words(
-                lang, game.score, game.max_score, game.pace, "", special_suit_text(lang, game)
-            )
+        score = score_words(
+            lang,
+            game.score,
+            game.max_score,
+            game.pace,
+            efficiency_text(lang, game) if plan.efficiency else "",
+            special_suit_text(lang, game) if plan.special else "",
+        )
         _top_lines(kit, surface, score, score_box, kit.big, DIM)
     # the fireworks' area turns the page when tapped
     main = plan.fireworks.union(plan.tokens)

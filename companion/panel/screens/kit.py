@@ -343,6 +343,8 @@ class Kit:
         whole: bool,
         shorten: bool = False,
     ) -> None:
+        if self.font(size).size(printable(line))[0] == 0:
+            return  # nothing to see (a soft hyphen alone): SDL refuses a text of no width
         key = (line, size, color)
         image = self._rendered.pop(key, None)
         if image is None:
@@ -613,7 +615,10 @@ class Kit:
             pygame.draw.circle(surface, (210, 230, 255), center, max(2, r // 4))
             box = pygame.Rect(rect.left + diameter + self.pad, rect.top, 0, rect.height)
             box.width = rect.right - box.left
-            self.text(surface, f"{number}/{MAX_HINTS}", box, size=self.big, color=HINT_BLUE)
+            said = f"{number}/{MAX_HINTS}"
+            if self.width_of(said, self.floor) > box.width:  # "7½" where "7½/8" is too wide
+                said = number
+            self.text(surface, said, box, size=self.big, floor=self.floor, color=HINT_BLUE)
             return
         step = min(diameter * 1.3, (dots.width - diameter) / (MAX_HINTS - 1))
         r = diameter // 2

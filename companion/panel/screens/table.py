@@ -76,6 +76,9 @@ class TableLayout(Struct, frozen=True):
     #: The score line says hand memory's efficiencies (where they fit: else the end's
     #: story does).
     efficiency: bool
+    #: The score line names what the multicolour cards stand for (a variant by name;
+    #: where it does not fit, the fireworks' symbol and the set-up say it).
+    special: bool = False
 
     def regions(self) -> dict[str, pygame.Rect]:
         """Every region shown, by name."""
@@ -103,7 +106,8 @@ class _Concessions(Struct, frozen=True):
     flat_hand: bool = False
     flat_fireworks: bool = False
     no_hand: bool = False
-    #: The score line without hand memory's efficiencies (the end's story says them).
+    #: The score line without hand memory's efficiencies (the end's story says them) and
+    #: without the special suit's name.
     no_efficiency: bool = False
 
 
@@ -214,6 +218,8 @@ def _plan(
         roomy = [step for step in _LADDER if not (step.flat_hand or step.flat_fireworks)]
         roomy = [step for step in roomy if not step.no_hand]
         ladder = (*roomy, *(replace(step, no_efficiency=True) for step in _LADDER))
+    elif special:  # the special suit's name on the score line where it costs nothing else
+        ladder = (*_LADDER, *(replace(step, no_efficiency=True) for step in _LADDER))
     for pile_here in (True, False) if tall else (True,):
         for concessions in ladder:
             if not hand_memory and (concessions.flat_hand or concessions.no_hand):
@@ -290,7 +296,8 @@ def _arrange(
 
     # the main column, from the buttons up: the score, the last action, the tokens
     efficiency = hand_memory and not concessions.no_efficiency
-    widest = widest_score(lang, hand_memory=efficiency, special=special)
+    named = bool(special) and not concessions.no_efficiency
+    widest = widest_score(lang, hand_memory=efficiency, special=special if named else "")
     score_lines = len(kit.lines(widest, kit.big, inner_w))
     score_h = score_lines * big_line
     message_h = MESSAGE_LINES * floor_line
@@ -367,6 +374,7 @@ def _arrange(
         flat_fireworks=concessions.flat_fireworks,
         flat_hand=concessions.flat_hand,
         efficiency=efficiency,
+        special=named,
     )
 
 
