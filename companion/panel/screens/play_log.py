@@ -67,8 +67,9 @@ def replay_page(controller: Controller) -> LinkPage:
     """The Hanab Live page of the game on screen (every hand shown)."""
     lang, end = controller.language, controller.replay_end()
     assert end is not None
-    too_small = end.why_not or i18n.tr(lang, "replay_too_small")
-    return LinkPage(end.link, i18n.tr(lang, "replay_scan"), too_small)
+    if not end.link:  # no code: the page's name, and why
+        return LinkPage("", i18n.tr(lang, "replay"), end.why_not)
+    return LinkPage(end.link, i18n.tr(lang, "replay_scan"), i18n.tr(lang, "replay_too_small"))
 
 
 def draw(
