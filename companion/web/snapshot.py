@@ -308,7 +308,9 @@ def _undo_what(lang: str, controller: Controller) -> str:
     if shown:
         return i18n.reveal_text(lang, shown[-1], controller.names)
     game = controller.game
-    return _described(lang, game.events[-1], controller.names) if game and game.events else ""
+    if game is None or not game.events:
+        return ""
+    return _described(lang, game.events[-1], controller.names, game.setup.hint_cost)
 
 
 def _refused(lang: str, game: Game) -> tuple[tuple[str, str], ...]:
