@@ -78,3 +78,29 @@ def test_a_game_hanab_live_cannot_replay_says_why(tmp_path: Path) -> None:
     words = [t.text for t in renderer.kit.texts]
     assert "Hanab Live" in words and end.why_not in " ".join(words)
     assert read_codes(tmp_path / "end-replay-timed.png") == []
+
+
+def test_render_draws_the_replay_page_of_a_log_with_its_hands_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``render --page end-replay`` on a log with every reveal line; refused in one
+    sentence while a hand is still unshown."""
+    from support.reveals import revealed_log
+
+    from companion.shell.cli import main
+
+    table = finished_table(players=5, seed=1)
+    whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
+    whole.write_text(revealed_log(table))
+    part.write_text(revealed_log(table, [0, 1]))
+    png = tmp_path / "end-replay.png"
+    args = ["render", "--page", "end-replay", "--size", "320x240", "--out", str(png)]
+    assert main(["render", str(whole), *args[1:]]) == 0
+    reveals = [true_reveal(table, seat) for seat in range(5)]
+    assert read_codes(png) == [replay_url(table.game, reveals)]
+    capsys.readouterr()
+    assert main(["render", str(part), *args[1:]]) == 2
+    assert capsys.readouterr().err == (
+        "hanabi-companion: --page end-replay: not every hand is shown at the end"
+        " (its reveal lines)\n"
+    )
