@@ -37,7 +37,8 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
     if not at_end and game.is_over:
         return (
             f"--page {name}: the game is over"
-            " (its pages: end, end-discards, end-actions, hands, end-story, end-bgstats, end-replay)"
+            " (its pages: end, end-discards, end-actions, hands, end-story, end-bgstats,"
+            " end-replay)"
         )
     page = GamePage(RENDER_PAGES[name])
     assert controller.screen is (Screen.END if at_end else Screen.GAME)  # the game's screen
