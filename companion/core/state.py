@@ -271,7 +271,8 @@ class ControllerState:
         """The pages NEXT turns through: the table, the discard pile (unless the table
         shows it), the recent actions, and with hand memory every player's hand; at the
         end, the result, the discard pile, the actions, with hand memory the hands as the
-        game left them, the story, and the BG Stats code once its link is made."""
+        game left them, the story, the Hanab Live replay once every hand is shown, and the
+        BG Stats code once its link is made."""
         memory = (GamePage.HANDS,) if self.hand_memory else ()
         if self.screen is Screen.END:
             link = (GamePage.PLAY_LOG,) if self.end_link() else ()
