@@ -35,8 +35,8 @@ from engine.actions import Hint, Play
 from engine.cards import ALL_CARDS, Card
 from engine.errors import CompanionError
 from engine.game import EventKind, Game
-from engine.log import replay_log
-from engine.reveal import Reveal, Reveals, parse_reveal
+from engine.log import replay_revealed
+from engine.reveal import Reveal
 
 #: Hanab Live's replay links start so; the text of :func:`replay_link` follows.
 REPLAY_URL: Final = "https://hanab.live/shared-replay-json/"
@@ -277,25 +277,8 @@ def _hanab_live_end(
 
 def game_and_reveals(text: str) -> tuple[Game, list[Reveal]]:
     """A ``hanabi-log/1`` log's game and its ``reveal`` lines, checked as the rules check a
-    reveal (:class:`engine.reveal.Reveals`); the log's own errors as :func:`replay_log`'s."""
-    actions: list[str] = []
-    shown: list[Reveal] = []
-    for line in text.split("\n"):
-        obj = None
-        if line.lstrip().startswith("{") and '"reveal"' in line:
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                obj = None
-        if isinstance(obj, dict) and obj.get("action") == "reveal":
-            shown.append(parse_reveal(obj))
-            actions.append("")  # the lines keep their numbers
-        else:
-            actions.append(line)
-    game = replay_log("\n".join(actions))
-    reveals = Reveals(game)
-    for reveal in shown:
-        reveals.add(reveal)
+    reveal (:func:`engine.log.replay_revealed`, the one reader of reveals)."""
+    game, reveals = replay_revealed(text)
     return game, reveals.shown
 
 

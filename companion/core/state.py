@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from companion.core.draft import SETUP_ROWS, SetupDraft
 from companion.core.effects import (
@@ -34,6 +34,7 @@ from companion.vocabulary.phone import PairedPhone, PhoneMove, PhonePair
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.game import Event, Game
+from engine.hanab_live import NotExportable, replay_url
 from engine.reveal import Reveals
 from hardware.events import Select
 
@@ -59,6 +60,13 @@ class Screen(Enum):
     REVEAL = "reveal"  # the end: the hands shown, seat by seat, card by card
 
 
+class ReplayEnd(NamedTuple):
+    """The Hanab Live replay of a finished game: its link, or ("", why there is none)."""
+
+    link: str
+    why_not: str
+
+
 class GamePage(Enum):
     """One of the pages NEXT turns through on the game screen (and the end screen)."""
 
@@ -68,6 +76,7 @@ class GamePage(Enum):
     HANDS = "hands"  # hand memory: every player's hand
     STORY = "story"  # the end: the curve turn by turn, and why the best score dropped
     PLAY_LOG = "play_log"  # the end: the QR code that logs the play in BG Stats
+    REPLAY = "replay"  # the end, every hand shown: the QR code of the Hanab Live replay
 
 
 #: The end screen's pages: the result, the discard pile, the actions, (with hand memory
@@ -123,6 +132,8 @@ class ControllerState:
         self.reveal_entry: RevealEntry | None = None
         #: The hands shown at the end of the game on screen (:attr:`reveals`).
         self._reveals: Reveals | None = None
+        #: The Hanab Live replay (:meth:`replay_end`) and what it was made for.
+        self._replay: tuple[tuple[object, ...], ReplayEnd | None] | None = None
         # A game taken up again (a restart, `render`) shows its last action, as the
         # table saw it before: the screen after a crash is the screen before it.
         self.message: Message | None = (
@@ -260,11 +271,13 @@ class ControllerState:
         """The pages NEXT turns through: the table, the discard pile (unless the table
         shows it), the recent actions, and with hand memory every player's hand; at the
         end, the result, the discard pile, the actions, with hand memory the hands as the
-        game left them, the story, and the BG Stats code once its link is made."""
+        game left them, the story, the Hanab Live replay once every hand is shown, and the
+        BG Stats code once its link is made."""
         memory = (GamePage.HANDS,) if self.hand_memory else ()
         if self.screen is Screen.END:
             link = (GamePage.PLAY_LOG,) if self.end_link() else ()
-            return (*END_PAGES[:-1], *memory, END_PAGES[-1], *link)
+            replay = (GamePage.REPLAY,) if self.replay_end() else ()
+            return (*END_PAGES[:-1], *memory, END_PAGES[-1], *replay, *link)
         pages = [GamePage.TABLE]
         if not self.pile_on_table:
             pages.append(GamePage.DISCARDS)
@@ -277,6 +290,25 @@ class ControllerState:
         if game is None or link is None or not game.is_over or link[1] != len(game.actions):
             return None
         return link[0]
+
+    def replay_end(self) -> ReplayEnd | None:
+        """The Hanab Live replay of the finished game once every hand is shown (its link,
+        or the sentence saying why there is none); None before. Made once per game and
+        hands shown, not once per frame."""
+        game = self.game
+        if game is None or not game.is_over or not self.hand_memory:
+            return None
+        reveals = self.reveals
+        key = (id(game), len(game.actions), *reveals.shown)
+        if self._replay is None or self._replay[0] != key:
+            end: ReplayEnd | None = None
+            if reveals.complete:
+                try:
+                    end = ReplayEnd(replay_url(game, reveals.shown), "")
+                except NotExportable as error:
+                    end = ReplayEnd("", str(error))
+            self._replay = (key, end)
+        return self._replay[1]
 
     def turn_page(self, step: int) -> None:
         """NEXT (``+1``) or PREVIOUS (``-1``): the next or previous page, round. On the

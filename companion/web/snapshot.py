@@ -81,6 +81,7 @@ LABELS = {
     "confirm": "confirm",
     "back": "web_back",
     "play_log": "web_play_log",
+    "replay": "web_replay",
     "story": "story_title",
     "story_legend": "story_legend",
     # the hands shown at the end (issue 34): a phone shows its own seat's
@@ -185,6 +186,11 @@ class Snapshot(Struct, frozen=True):
     #: The finished game's BG Stats link, and its QR code as an SVG data URI ("": none).
     play_link: str = ""
     play_qr: str = ""
+    #: Every hand shown: the Hanab Live replay's link and its QR code ("": none), or the
+    #: sentence saying why the game cannot go there.
+    replay_link: str = ""
+    replay_qr: str = ""
+    replay_why_not: str = ""
     #: The finished game's curve: per turn (0: the start) the score, the highest reachable
     #: score, the pace (None at the end) and the hint tokens; and its drops, in words.
     story: tuple[tuple[int, int, int, int | None, int], ...] = ()
@@ -242,6 +248,7 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
     memory = game.setup.options.hand_memory
     current = game.current_player
     reveals = controller.reveals
+    replay = controller.replay_end()
     shown = {reveal.player: tuple(card.code() for card in reveal.cards) for reveal in reveals.shown}
     seats = tuple(
         SeatView(name, seat == current, _hand(game, seat) if memory else (), shown.get(seat, ()))
@@ -284,6 +291,9 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         refused=_refused(lang, game),
         play_link=controller.end_link() or "",
         play_qr=play_qr(controller.end_link() or ""),
+        replay_link=replay.link if replay else "",
+        replay_qr=play_qr(replay.link if replay else ""),
+        replay_why_not=replay.why_not if replay else "",
         **(_story(lang, game) if over else {}),
         revealed=tuple(reveals.seats),
         reveal_line=controller.reveal_words(),

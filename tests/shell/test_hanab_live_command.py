@@ -12,12 +12,13 @@ import random
 from pathlib import Path
 
 import pytest
+from support.reveals import finished_table, revealed_log, true_reveal
 
 from companion.shell.cli import main
 from companion.storage import Storage
 from engine.game import Game
 from engine.hanab_live import REPLAY_URL, export_log, hanab_live_game, replay_url
-from engine.log import dump_line
+from engine.log import dump_line, replay_revealed
 from engine.options import GameOptions
 from engine.reveal import Reveal, Reveals, reveal_to_dict
 from engine.setup import GameSetup
@@ -91,3 +92,28 @@ def test_the_exported_log_with_its_reveal_lines_gives_the_json_and_the_link(tmp_
     cut = text + "".join(dump_line(reveal_to_dict(r)) + "\n" for r in reveals[:-1])
     with pytest.raises(ValueError, match="The hands are not shown"):
         export_log(cut)
+
+
+def test_a_stored_game_with_its_hands_shown_exports_its_json_and_its_link(tmp_path, capsys):
+    """The hands shown at the end, stored as reveal lines in a real data folder: the
+    command prints the engine's link and the JSON of the whole game."""
+    data = tmp_path / "data"
+    table = finished_table(players=4, seed=3)
+    with Storage.open(data) as storage:
+        game_id = storage.new_game(table.setup)
+        for action in table.game.actions:
+            storage.append_action(game_id, action)
+        storage.finish(game_id, table.game)
+        for seat in (2, 0, 3, 1):
+            storage.append_action(game_id, true_reveal(table, seat))
+    game, reveals = replay_revealed(revealed_log(table, [2, 0, 3, 1]))
+    code, out, err = run(capsys, "export", "--hanab-live-url", "--data-dir", str(data))
+    assert (code, err) == (0, "")
+    assert out == replay_url(game, reveals.shown) + "\n"
+    code, out, err = run(
+        capsys, "export", "--hanab-live", "--game", str(game_id), "--data-dir", str(data)
+    )
+    assert (code, err) == (0, "")
+    exported = json.loads(out)
+    assert exported == hanab_live_game(game, reveals.shown)
+    assert len(exported["deck"]) == game.setup.deck_size and len(exported["players"]) == 4

@@ -165,9 +165,15 @@ def test_the_web_api_takes_a_phones_hand_card_by_card(table: LiveTable) -> None:
     assert table.stored().reveals == [] and table.stored().actions  # the game stays over
     for seat in (0, 2):
         panel_shows(table, seat)
-    api.move("/api/act", shown(1, codes(1)))
+    status, answer = api.move("/api/act", shown(1, codes(1)))
+    assert status == 200 and answer["ok"], answer
+    # the answer comes once the hand is stored; the phones' snapshot follows it
+    wait_until(
+        lambda: api.request("GET", "/snapshot.json")[1]["deal_known"], "the deal known, told"
+    )
     snapshot = api.request("GET", "/snapshot.json")[1]
     assert snapshot["deal_known"] and snapshot["revealed"] == [0, 2, 1]
+    assert snapshot["replay_link"].startswith("https://hanab.live/shared-replay-json/")
     assert snapshot["reveal_line"] == "Every hand shown: the whole deal is known"
 
 
@@ -215,7 +221,10 @@ def test_a_phone_shows_its_seats_hand_in_a_real_browser(page: Any, table: LiveTa
         "() => document.querySelector('#deal').textContent.includes('whole deal')"
     )
     assert page.inner_text("#deal") == "Every hand shown: the whole deal is known"
-    assert page.is_hidden("#replay")  # the replay's link comes here in a later step
+    # the whole deal known: the Hanab Live replay's code and link come under it
+    page.wait_for_selector("#replay:not([hidden]) #replay-qr")
+    href = page.get_attribute("#replay-link", "href")
+    assert href is not None and href.startswith("https://hanab.live/shared-replay-json/")
     shot(page, "phone-deal-known")
     page.click("button[data-view=hands]")
     shown_cards = page.eval_on_selector_all(

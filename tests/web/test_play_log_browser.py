@@ -109,3 +109,70 @@ def test_the_phone_charts_the_story_of_the_game(page: Any, tmp_path: Path) -> No
             page.screenshot(path=str(Path(keep) / "phone-story-360x740.png"))
     finally:
         server.stop()
+
+
+def test_the_phone_shows_the_replay_once_every_hand_is_shown(page: Any, tmp_path: Path) -> None:
+    """Every hand shown at the end: the phone's game page shows the Hanab Live replay's
+    link as a code at the place the reveal left for it (#replay); zbarimg reads it back."""
+    from support.reveals import finished_table, true_reveal
+
+    from engine.hanab_live import replay_url
+
+    zbarimg = need_tool("zbarimg")
+    table = finished_table(players=4, seed=2)
+    controller = Controller(SetupDraft(), table.game)
+    controller.restore_reveals(tuple(true_reveal(table, seat) for seat in range(3)))
+    partial = build_snapshot(controller, game_key="6")
+    assert partial.replay_link == "" and partial.replay_qr == ""  # a hand still unshown
+    controller.restore_reveals(tuple(true_reveal(table, seat) for seat in range(4)))
+    snapshot = build_snapshot(controller, game_key="6")
+    link = replay_url(table.game, controller.reveals.shown)
+    assert snapshot.replay_link == link and snapshot.replay_qr.startswith("data:image/svg+xml")
+    port, code = free_port(), "replay42"
+    server = WebServer(SnapshotBoard(snapshot), code, port=port, bind="127.0.0.1")
+    server.start()
+    try:
+        assert server.ready.wait(10) and server.failure is None
+        page.goto(f"http://127.0.0.1:{port}/?code={code}")
+        page.wait_for_selector("#replay:not([hidden]) #replay-qr", timeout=SHOWN_MS)
+        assert page.get_attribute("#replay-link", "href") == link
+        assert page.inner_text("#replay-link") == "Replay this game in Hanab Live"
+        page.locator("#replay-qr").scroll_into_view_if_needed()
+        box = page.locator("#replay-qr").bounding_box()
+        assert box is not None and box["width"] >= 250 and box["y"] + box["height"] <= 740
+        png = tmp_path / "phone-replay-360x740.png"
+        page.screenshot(path=str(png))
+        keep = os.environ.get("HANABI_SCREENSHOTS")
+        if keep:
+            page.screenshot(path=str(Path(keep) / png.name))
+    finally:
+        server.stop()
+    found = subprocess.run(
+        [zbarimg, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", str(png)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert found.stdout.splitlines() == [link], found.stderr
+
+
+def test_the_phone_says_why_a_game_cannot_be_replayed(page: Any) -> None:
+    from support.reveals import finished_table, true_reveal
+
+    table = finished_table(players=3, seed=2, timed_display=True)
+    controller = Controller(SetupDraft(), table.game)
+    controller.restore_reveals(tuple(true_reveal(table, seat) for seat in range(3)))
+    snapshot = build_snapshot(controller, game_key="8")
+    why = "Hanab Live has no timed display, so this game cannot go there"
+    assert (snapshot.replay_link, snapshot.replay_why_not) == ("", why)
+    port, code = free_port(), "replay43"
+    server = WebServer(SnapshotBoard(snapshot), code, port=port, bind="127.0.0.1")
+    server.start()
+    try:
+        assert server.ready.wait(10) and server.failure is None
+        page.goto(f"http://127.0.0.1:{port}/?code={code}")
+        page.wait_for_selector("#replay:not([hidden]) .replay-why", timeout=SHOWN_MS)
+        assert page.inner_text("#replay") == why
+        assert page.locator("#replay img").count() == 0
+    finally:
+        server.stop()

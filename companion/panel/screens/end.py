@@ -26,6 +26,7 @@ _PAGE_LABEL = {
     GamePage.HANDS: "hands",
     GamePage.STORY: "story",
     GamePage.PLAY_LOG: "play_log",
+    GamePage.REPLAY: "replay",
 }
 
 
@@ -67,7 +68,10 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
     layout = kit.layout()
     buttons = _buttons(controller)
     if controller.page is GamePage.PLAY_LOG and controller.end_link() is not None:
-        play_log.draw(kit, surface, controller, buttons)
+        play_log.draw(kit, surface, controller, buttons, play_log.play_log_page(controller))
+        return
+    if controller.page is GamePage.REPLAY and controller.replay_end() is not None:
+        play_log.draw(kit, surface, controller, buttons, play_log.replay_page(controller))
         return
     if controller.page is GamePage.STORY:
         story.draw(kit, surface, controller, buttons)

@@ -1,4 +1,5 @@
-"""The end screen's BG Stats page: the QR code of the link that logs the play.
+"""The end screen's link pages: the QR code of the BG Stats link that logs the play, and
+of the Hanab Live link that replays the game once every hand is shown (one drawing).
 
 A page of its own (decision 0114): the link is long (800 to 1,000 characters for three
 to five players), so its code has about 100 modules, which no panel holds beside the
@@ -12,6 +13,7 @@ turns the page; where even that is too small, the page says where the code is.
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import pygame
 
@@ -44,14 +46,51 @@ def code_side(matrix: tuple[tuple[bool, ...], ...], room: pygame.Rect) -> int:
     return module * modules if module >= MIN_MODULE else 0
 
 
+class LinkPage(NamedTuple):
+    """What a link page shows: the link ("": none, then ``too_small`` alone says why), the
+    sentence above its code, and what the page says where the code does not fit."""
+
+    link: str
+    title: str
+    too_small: str
+
+
+def play_log_page(controller: Controller) -> LinkPage:
+    """The BG Stats page of the game on screen."""
+    lang = controller.language
+    link = controller.end_link()
+    assert link is not None
+    return LinkPage(link, i18n.tr(lang, "play_log_scan"), i18n.tr(lang, "play_log_too_small"))
+
+
+def replay_page(controller: Controller) -> LinkPage:
+    """The Hanab Live page of the game on screen (every hand shown)."""
+    lang, end = controller.language, controller.replay_end()
+    assert end is not None
+    if not end.link:  # no code: the page's name, and why
+        return LinkPage("", i18n.tr(lang, "replay"), end.why_not)
+    return LinkPage(end.link, i18n.tr(lang, "replay_scan"), i18n.tr(lang, "replay_too_small"))
+
+
 def draw(
-    kit: Kit, surface: pygame.Surface, controller: Controller, buttons: list[tuple[str, InputEvent]]
+    kit: Kit,
+    surface: pygame.Surface,
+    controller: Controller,
+    buttons: list[tuple[str, InputEvent]],
+    page: LinkPage,
 ) -> None:
     """The page: the code above the end screen's buttons, with its words; where it fits
     only on the whole panel (a small one), the code alone, a tap on it turning the page."""
-    link = controller.end_link()
-    assert link is not None
     layout = kit.layout()
+    pad, inner_w = kit.pad, kit.width - 2 * kit.pad
+    if not page.link:  # no code: the sentence saying why
+        bar_h = kit.bar_height([label for label, _ in buttons], inner_w)
+        bar = pygame.Rect(pad, kit.height - pad - bar_h, inner_w, bar_h)
+        kit.button_bar(surface, layout.place("buttons", bar), buttons)
+        above = pygame.Rect(pad, pad, inner_w, bar.top - 2 * pad)
+        _words(kit, surface, layout, above, page.title, page.too_small)
+        return
+    link = page.link
     matrix = link_matrix(link)
     pad, inner_w = kit.pad, kit.width - 2 * kit.pad
     bar_h = kit.bar_height([label for label, _ in buttons], inner_w)
@@ -63,7 +102,7 @@ def draw(
         kit.target(box, Press(Key.NEXT))
         return
     kit.button_bar(surface, layout.place("buttons", bar), buttons)
-    _page(kit, surface, controller, layout, above)
+    _page(kit, surface, controller, layout, above, page)
 
 
 def _page(
@@ -72,13 +111,14 @@ def _page(
     controller: Controller,
     layout: Layout,
     area: pygame.Rect,
+    page: LinkPage,
 ) -> None:
     """The page in ``area`` (above the buttons): the sentence, the score, the code."""
-    game, lang, link = controller.game, controller.language, controller.end_link()
-    assert game is not None and link is not None
+    game = controller.game
+    assert game is not None
     pad = kit.pad
-    matrix = link_matrix(link)
-    title = i18n.tr(lang, "play_log_scan")
+    matrix = link_matrix(page.link)
+    title = page.title
     score = f"{game.score} / {game.setup.max_score} · {', '.join(game.setup.names)}"
     landscape = area.width > area.height
     if landscape:  # the code at the right, the height of the area; the words at its left
@@ -95,7 +135,7 @@ def _page(
     below.height = area.bottom - below.top
     side = code_side(matrix, below)
     if not side:
-        _words(kit, surface, layout, area, title, i18n.tr(lang, "play_log_too_small"))
+        _words(kit, surface, layout, area, title, page.too_small)
         return
     box = layout.place("title", pygame.Rect(area.left, area.top, area.width, title_h))
     kit.text(surface, title, box, color=ACCENT, align="center")

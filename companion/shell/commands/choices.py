@@ -23,6 +23,7 @@ RENDER_PAGES = {
     "end-actions": "actions",
     "end-story": "story",
     "end-bgstats": "play_log",
+    "end-replay": "replay",
 }
 
 

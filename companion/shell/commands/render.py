@@ -36,7 +36,8 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
     if not at_end and game.is_over:
         return (
             f"--page {name}: the game is over"
-            " (its pages: end, end-discards, end-actions, hands, end-story, end-bgstats)"
+            " (its pages: end, end-discards, end-actions, hands, end-story, end-bgstats,"
+            " end-replay)"
         )
     page = GamePage(RENDER_PAGES[name])
     assert controller.screen is (Screen.END if at_end else Screen.GAME)  # the game's screen
@@ -44,6 +45,8 @@ def turn_to_page(controller: Controller, name: str, size: tuple[int, int]) -> st
     if page not in controller.pages:
         if page is GamePage.HANDS:
             return "--page hands: this game does not keep hand memory"
+        if page is GamePage.REPLAY:
+            return "--page end-replay: not every hand is shown at the end (its reveal lines)"
         width, height = size
         return (
             f"--page discards: at {width}x{height} the discard pile is on the game page"

@@ -153,8 +153,33 @@ function drawDeal(s) {
   line.hidden = !s.reveal_line;
   line.textContent = s.reveal_line || "";
   line.classList.toggle("known", Boolean(s.deal_known));
-  // the Hanab Live replay's link and its QR code go in #replay once the deal is known
-  $("replay").hidden = true;
+  drawReplay(s);
+}
+
+// The Hanab Live replay, once the deal is known: a QR code for another phone, a link for
+// this one; or the sentence saying why the game cannot go there.
+function drawReplay(s) {
+  const box = $("replay");
+  box.hidden = !(s.replay_link || s.replay_why_not);
+  if (box.hidden) return;
+  const key = s.replay_link || s.replay_why_not;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren();
+  if (!s.replay_link) {
+    box.appendChild(el("p", "replay-why", s.replay_why_not));
+    return;
+  }
+  const link = el("a", "play-log");
+  link.id = "replay-link";
+  link.href = s.replay_link;
+  const img = document.createElement("img");
+  img.id = "replay-qr";
+  img.src = s.replay_qr;
+  img.alt = s.labels.replay;
+  link.appendChild(img);
+  link.appendChild(el("span", "", s.labels.replay));
+  box.appendChild(link);
 }
 
 // A hand shown at the end, as cards, in "Every hand" and "My hand".
