@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from companion.shell.backup import export_all, games, import_logs, read_logs
-from companion.shell.commands.stored import open_storage, storage_to_read
+from companion.shell.commands.stored import game_to_read, open_storage, storage_to_read
 from companion.storage import (
     DamagedGameError,
     DataDirLock,
@@ -35,19 +35,11 @@ def export_command(args: argparse.Namespace) -> int:
         return bgstats_command(args)
     if args.all is not None:
         return export_all_command(args)
+    opened = game_to_read(args.data_dir, args.game, _game_in_play)
+    if isinstance(opened, int):
+        return opened
+    storage, game_id = opened
     try:
-        storage = storage_to_read(args.data_dir)
-    except StorageError as error:
-        print(f"hanabi-companion: {error}", file=sys.stderr)
-        return 1
-    if storage is None:
-        print("hanabi-companion: no game stored yet", file=sys.stderr)
-        return 1
-    try:
-        game_id = args.game if args.game is not None else _game_in_play(storage)
-        if game_id is None:
-            print("hanabi-companion: no game stored yet", file=sys.stderr)
-            return 1
         try:
             text = storage.export(game_id)
             sys.stdout.write(text + end_line(game_id, text))
@@ -73,21 +65,11 @@ def export_command(args: argparse.Namespace) -> int:
 def hanab_live_command(args: argparse.Namespace) -> int:
     """Print the given game (default: the latest) as Hanab Live's JSON, or its replay link;
     a game that cannot go says why in one sentence (exit 1)."""
+    opened = game_to_read(args.data_dir, args.game, Storage.latest_game_id)
+    if isinstance(opened, int):
+        return opened
+    storage, game_id = opened
     try:
-        storage = storage_to_read(args.data_dir)
-    except StorageError as error:
-        print(f"hanabi-companion: {error}", file=sys.stderr)
-        return 1
-    if storage is None:
-        print("hanabi-companion: no game stored yet", file=sys.stderr)
-        return 1
-    game_id = args.game
-    try:
-        if game_id is None:
-            game_id = storage.latest_game_id()
-        if game_id is None:
-            print("hanabi-companion: no game stored yet", file=sys.stderr)
-            return 1
         print(export_log(storage.export(game_id), link=args.hanab_live_url))
         return 0
     except (StorageError, CompanionError) as error:

@@ -7,9 +7,9 @@ import argparse
 import sys
 
 from companion.core.bgstats import LOCATION_SETTING
-from companion.shell.commands.stored import open_storage, storage_to_read
+from companion.shell.commands.stored import game_to_read, open_storage, storage_to_read
 from companion.shell.play_link import stored_location, stored_play_link
-from companion.storage import DataDirLock, StorageError, default_data_dir
+from companion.storage import DataDirLock, Storage, StorageError, default_data_dir
 from companion.vocabulary.records import GameStatus
 
 #: The longest location kept (BG Stats shows it in a list; a paragraph is a mistake).
@@ -18,19 +18,11 @@ LOCATION_MAX = 60
 
 def bgstats_command(args: argparse.Namespace) -> int:
     """Print the BG Stats link of the given game (default: the latest), which must be over."""
+    opened = game_to_read(args.data_dir, args.game, Storage.latest_game_id)
+    if isinstance(opened, int):
+        return opened
+    storage, game_id = opened
     try:
-        storage = storage_to_read(args.data_dir)
-    except StorageError as error:
-        print(f"hanabi-companion: {error}", file=sys.stderr)
-        return 1
-    if storage is None:
-        print("hanabi-companion: no game stored yet", file=sys.stderr)
-        return 1
-    try:
-        game_id = args.game if args.game is not None else storage.latest_game_id()
-        if game_id is None:
-            print("hanabi-companion: no game stored yet", file=sys.stderr)
-            return 1
         stored = storage.load(game_id)
         if stored.status is not GameStatus.OVER:
             print(

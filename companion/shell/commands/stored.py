@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from companion.core import i18n
@@ -39,6 +40,33 @@ def storage_to_read(data_dir: Path | None) -> Storage | None:
     if notice:
         print(f"hanabi-companion: {notice}", file=sys.stderr)
     return storage
+
+
+def game_to_read(
+    data_dir: Path | None, asked: int | None, default: Callable[[Storage], int | None]
+) -> tuple[Storage, int] | int:
+    """The database opened to read and the game a command asked for (``asked``, else
+    ``default`` of the storage), or the exit code once the reason is said in one line (no
+    database, no game stored, a storage error). The caller closes the storage."""
+    try:
+        storage = storage_to_read(data_dir)
+    except StorageError as error:
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
+    if storage is None:
+        print("hanabi-companion: no game stored yet", file=sys.stderr)
+        return 1
+    try:
+        game_id = asked if asked is not None else default(storage)
+    except StorageError as error:
+        storage.close()
+        print(f"hanabi-companion: {error}", file=sys.stderr)
+        return 1
+    if game_id is None:
+        storage.close()
+        print("hanabi-companion: no game stored yet", file=sys.stderr)
+        return 1
+    return storage, game_id
 
 
 #: The findings storage's own notice says already, when they are new at this opening.
