@@ -3,8 +3,9 @@
 :class:`Admission` stands in front of aiohttp's protocol for each connection; a peer off
 the Pi's networks, or over its address's share of connections, is closed at once,
 unread (issue 37); a connection that carries a live page is kept to a few tables
-unread (:meth:`Admission.carry_live_page`). :class:`GatedSite` is aiohttp's TCP site
-with that protocol.
+unread (:meth:`Admission.carry_live_page`) and says when it is behind and when not any
+more (:attr:`Admission.paused`, :attr:`Admission.resumed`). :class:`GatedSite` is
+aiohttp's TCP site with that protocol.
 """
 
 from __future__ import annotations
@@ -38,9 +39,10 @@ class Admission(asyncio.Protocol):
         self.inner: asyncio.Protocol | None = inner
         self.server = server
         self.key = ""
-        #: Clear while the transport's buffer is over its high-water mark (a slow reader).
-        self.writable = asyncio.Event()
-        self.writable.set()
+        #: Whether the transport's buffer is over its high-water mark (a slow reader).
+        self.paused = False
+        #: Called when it is under it again (set by the live pages).
+        self.resumed: Callable[[], None] | None = None
         self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -76,18 +78,20 @@ class Admission(asyncio.Protocol):
         return self.inner.eof_received() if self.inner is not None else None
 
     def pause_writing(self) -> None:
-        self.writable.clear()
+        self.paused = True
         if self.inner is not None:
             self.inner.pause_writing()
 
     def resume_writing(self) -> None:
-        self.writable.set()
+        self.paused = False
         if self.inner is not None:
             self.inner.resume_writing()
+        if self.resumed is not None:
+            self.resumed()
 
     def carry_live_page(self) -> None:
         """This connection carries a live page: :data:`STREAM_SOCKET_BUFFER` in the
-        kernel, and :attr:`writable` cleared past :data:`STREAM_BUFFER` of the server's."""
+        kernel, and :attr:`paused` past :data:`STREAM_BUFFER` of the server's."""
         transport = self.transport
         if transport is None:
             return

@@ -51,8 +51,8 @@ SIZED_FOR_ADDRESSES = 253
 STREAM_SOCKET_BUFFER = 16 * 1024
 #: Over this many bytes in the server's buffer a live page is behind: it gets no new
 #: event until it has taken them (then the table now: each event is the whole table),
-#: and is dropped if it has not within the server's ``WRITE_TIMEOUT``. With the
-#: kernel's part, at most 64 KiB and an event unread.
+#: and is dropped if it has not within ``WRITE_TIMEOUT`` (:mod:`companion.web.live`).
+#: With the kernel's part, at most 64 KiB and an event unread.
 STREAM_BUFFER = 16 * 1024
 #: How often at most the loop's errors (a failed ``accept()``) are said, with a count.
 ERROR_LOG_SECONDS = 60.0

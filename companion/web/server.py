@@ -78,6 +78,7 @@ from companion.web.limits import (
     local_networks,
     on_networks,
 )
+from companion.web.live import LivePages, chunk
 from companion.web.snapshot import SnapshotBoard
 
 if TYPE_CHECKING:
@@ -96,14 +97,6 @@ MAX_BODY = 1024
 MAX_LINE = 2048  # the request line (a URL with its code is ~60 characters)
 MAX_FIELD = 4096  # one header
 MAX_HEADERS = 40
-#: A phone that does not take an event within this many seconds is dropped (it will
-#: reconnect and get the current table): a slow or stuck phone never holds the others.
-WRITE_TIMEOUT = 10.0
-#: A comment line this often keeps proxies and phones from closing a quiet stream.
-KEEPALIVE_SECONDS = 25.0
-#: How often a quiet stream looks whether its phone is still there (a phone gone
-#: without a word frees its place within this many seconds).
-CHECK_SECONDS = 5.0
 #: An idle keep-alive connection is closed after this long.
 IDLE_SECONDS = 30.0
 #: How long a phone's request waits for the table's answer (the loop is busy at most
@@ -223,9 +216,10 @@ class WebServer:
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
         self._stopped: asyncio.Event | None = None
-        self._changed: asyncio.Event | None = None
-        #: The latest snapshot's revision, its JSON and its live-page event: encoded
-        #: once per change, whatever the number of pages.
+        #: The open live pages (each change written to all of them at once).
+        self.live = LivePages(self._latest_event, lambda: self.code, self._slow_reader)
+        #: The latest snapshot's revision, its JSON and its live-page event (an HTTP/1.1
+        #: chunk): encoded once per change, whatever the number of pages.
         self._encoded: tuple[int, bytes, bytes] = (-1, b"", b"")
         #: The port listened on (the one asked, or the one the system gave for port 0).
         self.bound_port: int | None = None
@@ -237,6 +231,9 @@ class WebServer:
     def streams(self) -> int:
         """Live pages open now."""
         return self.stream_places.count
+
+    def _slow_reader(self) -> None:
+        self.turn_away("slow reader")
 
     def on_lan(self, remote: str | None) -> bool:
         """Whether a peer is on one of the Pi's networks. Not on those read last: read
@@ -315,7 +312,6 @@ class WebServer:
 
             self.hosts = host_names(self.bind, lan_address(self.bind), self.networks or [])
         self._stopped = asyncio.Event()
-        self._changed = asyncio.Event()
         if self._static is None:
             self._static = load_static()
         runner = web.AppRunner(
@@ -351,11 +347,8 @@ class WebServer:
             await runner.cleanup()
 
     def _wake(self) -> None:
-        """In the loop: every stream looks at the board again."""
-        changed = self._changed
-        if changed is not None:
-            self._changed = asyncio.Event()
-            changed.set()
+        """In the loop: the table (or the code) changed; the live pages follow."""
+        self.live.changed()
 
     def _application(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._guard])
@@ -463,13 +456,17 @@ class WebServer:
 
     def _encoded_snapshot(self) -> tuple[int, bytes, bytes]:
         """The latest snapshot's revision, its JSON and its event (the action count as
-        the event's id), encoded once per change."""
+        the event's id, framed as a chunk), encoded once per change."""
         revision, snapshot = self.board.latest()
         if self._encoded[0] != revision:
             body = orjson.dumps(snapshot.to_json())
             event = b"id: %d\nevent: table\ndata: %s\n\n" % (snapshot.actions, body)
-            self._encoded = (revision, body, event)
+            self._encoded = (revision, body, chunk(event))
         return self._encoded
+
+    def _latest_event(self) -> tuple[int, bytes]:
+        revision, _, frame = self._encoded_snapshot()
+        return revision, frame
 
     async def _snapshot(self, request: web.Request) -> web.Response:
         _, body, _ = self._encoded_snapshot()
@@ -477,9 +474,8 @@ class WebServer:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """The live page: at most :data:`STREAMS_PER_ADDRESS` per address (and
-        :data:`MAX_STREAMS` in all); a phone behind (:data:`STREAM_BUFFER` bytes unread)
-        gets no event until it has taken them, and is dropped if it has not within
-        :data:`WRITE_TIMEOUT` seconds."""
+        :data:`MAX_STREAMS` in all); each change is written to it by :attr:`live`, which
+        skips a page behind and drops it in time (:mod:`companion.web.live`)."""
         key = address_key(request.remote)
         if not self.stream_places.take(key):
             self.turn_away("streams")
@@ -503,42 +499,19 @@ class WebServer:
             response.set_cookie(
                 COOKIE, code, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Strict"
             )
-        response.force_close()  # a stream that ends (a new code) ends its connection
+        response.force_close()  # a page that ends (a new code) ends its connection
         transport = request.transport
         connection = transport.get_protocol() if transport is not None else None
         if transport is None or not isinstance(connection, Admission):
             return response  # the phone is gone
         connection.carry_live_page()
         try:
-            await response.prepare(request)
-            # Whatever Last-Event-ID says, the first event is the table now: each event is
-            # the whole table, so this is exactly where the phone resumes.
-            sent = -1
-            loop = asyncio.get_running_loop()
-            written = loop.time()
-            while self.code == code and not transport.is_closing():
-                changed = self._changed
-                assert changed is not None
-                revision, _, event = self._encoded_snapshot()
-                if revision != sent:
-                    async with asyncio.timeout(WRITE_TIMEOUT):
-                        if not connection.writable.is_set():  # behind: see _events
-                            await connection.writable.wait()
-                            continue  # then the table now
-                        await response.write(event)
-                    sent, written = revision, loop.time()
-                    continue
-                try:
-                    async with asyncio.timeout(CHECK_SECONDS):
-                        await changed.wait()
-                except TimeoutError:
-                    if loop.time() - written >= KEEPALIVE_SECONDS:
-                        async with asyncio.timeout(WRITE_TIMEOUT):
-                            await response.write(b": keep-alive\n\n")
-                        written = loop.time()
-        except TimeoutError:  # a phone too slow: it reconnects and gets the table then
-            transport.abort()
-            self.turn_away("slow reader")
+            await response.prepare(request)  # the headers; the events are chunks after them
+            page = self.live.open(transport, connection, code)
+            try:
+                await page.ended
+            finally:
+                self.live.close(page)
         except ConnectionError:
             pass  # a phone gone
         return response

@@ -21,8 +21,7 @@ import pytest
 
 from companion.core.controller import Controller, SetupDraft
 from companion.vocabulary.phone import Answer, PhoneEvent, PhoneMove, PhonePair, hash_token
-from companion.web import limits
-from companion.web import server as server_module
+from companion.web import limits, live
 from companion.web.limits import (
     CONNECTIONS_PER_ADDRESS,
     PAIR_TRIES_PER_ADDRESS,
@@ -228,7 +227,7 @@ def test_connections_are_limited_per_address_and_the_lan_only(loop):
 def test_a_live_page_that_never_reads_is_dropped(monkeypatch, served):
     """A slow reader is dropped once its unread bytes pass the bound (it reconnects and
     gets the table then): its memory never grows with the table's changes."""
-    monkeypatch.setattr(server_module, "WRITE_TIMEOUT", 1.0)
+    monkeypatch.setattr(live, "WRITE_TIMEOUT", 1.0)
     slow = Idle(served, "127.0.0.40", STREAM)
     assert wait_for(lambda: served.streams == 1)
     controller = controller_for(memory_game())
@@ -249,7 +248,7 @@ def test_a_page_behind_gets_nothing_more_and_an_honest_one_every_event(monkeypat
     :data:`~limits.STREAM_BUFFER` are full: no more events are written to it (its
     unread bytes stay bounded), it is dropped after ``WRITE_TIMEOUT``; a page that
     reads, meanwhile, gets every change, in order."""
-    monkeypatch.setattr(server_module, "WRITE_TIMEOUT", 2.0)
+    monkeypatch.setattr(live, "WRITE_TIMEOUT", 2.0)
     slow = Idle(served, "127.0.0.41", STREAM)
     honest = socket.create_connection(("127.0.0.1", served.bound_port), timeout=10)
     honest.sendall(STREAM)

@@ -1,0 +1,131 @@
+"""The live pages under a flood of never-reading ones (issue 37, decision 0093).
+
+The server shares the interpreter with the panel: what a change of the table costs the
+web thread with many pages open, and how pages behind are dropped, is what the panel
+waits for. Measured here in CPU time of the web thread (not in wall time, which a busy
+machine makes meaningless), against the same server with one page.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_web_floods import STREAM, Idle, controller_for, memory_game, serve, wait_for
+
+from companion.web import live
+from companion.web.limits import STREAMS_PER_ADDRESS
+from companion.web.server import WebServer
+from companion.web.snapshot import Snapshot, build_snapshot
+
+
+@pytest.fixture
+def served() -> Iterator[WebServer]:
+    server = serve(networks=[ipaddress.ip_network("127.0.0.0/8")])
+    yield server
+    server.stop()
+
+
+def web_cpu(server: WebServer) -> float:
+    """The web thread's CPU time so far, in seconds (Linux: the kernel's count)."""
+    thread = server._thread
+    assert thread is not None and thread.native_id is not None
+    ran_ns = Path(f"/proc/self/task/{thread.native_id}/schedstat").read_text().split()[0]
+    return int(ran_ns) / 1e9
+
+
+class Reader:
+    """An honest live page: reads every event, counts them."""
+
+    def __init__(self, server: WebServer) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", server.bound_port or 0), timeout=10)
+        self.sock.sendall(STREAM)
+        self.events = 0
+        self.data = b""
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                chunk = self.sock.recv(65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.data += chunk
+            self.events = self.data.count(b"event: table")
+
+
+def snapshots(first: int, count: int) -> list[Snapshot]:
+    controller = controller_for(memory_game())
+    return [build_snapshot(controller, game_key=str(n)) for n in range(first, first + count)]
+
+
+def changes_cost(server: WebServer, reader: Reader, tables: list[Snapshot]) -> float:
+    """The web thread's CPU for ``tables`` published one by one, each taken by
+    ``reader`` before the next."""
+    before = web_cpu(server)
+    for table in tables:
+        seen = reader.events
+        server.board.publish(table)
+        assert wait_for(lambda: reader.events > seen, 10)  # noqa: B023
+    return web_cpu(server) - before
+
+
+def test_a_change_costs_little_more_with_a_hundred_never_reading_pages(served):
+    """A hundred never-reading pages (4 from each of 25 addresses) and one that reads: the
+    20 changes after they opened (while the kernel still takes their bytes, then while
+    they are behind) cost the web thread less than 5 times what they cost with the one
+    page alone (a task per page and change made it 12 times; each change is now one
+    write per page, then nothing while a page is behind)."""
+    reader = Reader(served)
+    assert wait_for(lambda: reader.events == 1)
+    alone = changes_cost(served, reader, snapshots(2, 20))
+    held = [Idle(served, f"127.0.2.{n // STREAMS_PER_ADDRESS}", STREAM) for n in range(100)]
+    assert wait_for(lambda: served.streams == 101, 10)
+    flooded = changes_cost(served, reader, snapshots(22, 20))
+    assert flooded < 5 * alone, (flooded, alone)
+    for idle in held:
+        idle.sock.close()
+
+
+def test_quiet_pages_get_a_keepalive_line(monkeypatch, served):
+    """A page with no change for KEEPALIVE_SECONDS gets a comment line (proxies and
+    phones keep it open), from the one timer of every page."""
+    monkeypatch.setattr(live, "KEEPALIVE_SECONDS", 0.3)
+    monkeypatch.setattr(live, "TICK_SECONDS", 0.1)
+    reader = Reader(served)
+    assert wait_for(lambda: b": keep-alive\n\n" in reader.data, 5)
+    assert reader.events == 1
+    reader.sock.close()
+
+
+def test_pages_behind_are_dropped_a_few_at_a_time(monkeypatch, served):
+    """Forty pages that never read, behind at the same change, are not dropped in one
+    turn of the loop (the panel would wait for all of them at once) but DROPS_AT_ONCE at
+    a time, DROP_GAP apart; every one of them is dropped, the reading page stays."""
+    monkeypatch.setattr(live, "WRITE_TIMEOUT", 0.5)
+    monkeypatch.setattr(live, "DROPS_AT_ONCE", 8)
+    monkeypatch.setattr(live, "DROP_GAP", 0.5)
+    reader = Reader(served)
+    held = [Idle(served, f"127.0.3.{n // STREAMS_PER_ADDRESS}", STREAM) for n in range(40)]
+    assert wait_for(lambda: served.streams == 41, 10)
+    tables = snapshots(2, 100)
+    number = 0
+    while not served.turned_away.get("slow reader"):
+        served.board.publish(tables[number % len(tables)])
+        number += 1
+        time.sleep(0.005)
+        assert number < 5000, "never dropped"
+    first = served.turned_away["slow reader"]
+    assert first <= 8, first
+    assert wait_for(lambda: served.turned_away.get("slow reader") == 40, 10)
+    assert wait_for(lambda: served.streams == 1)
+    for idle in held:
+        idle.sock.close()
+    reader.sock.close()
