@@ -28,15 +28,20 @@ class Gatekeeper(Protocol):
 
     def on_lan(self, remote: str | None) -> bool: ...
 
-    def turn_away(self, why: str) -> None: ...
+    def closed_to(self, key: str) -> bool: ...
+
+    def turn_away(self, why: str, key: str | None = None) -> None: ...
 
 
 class Admission(asyncio.Protocol):
-    """A connection let in only from the LAN (the server's ``on_lan``) and within the
-    connection limits (its ``connections``); else closed at once, unread."""
+    """A connection let in only from the LAN (the server's ``on_lan``), from an address
+    not closed for its refusals (``closed_to``) and within the connection limits (its
+    ``connections``); else closed at once, unread. aiohttp's protocol (``make_inner``)
+    is made only for a connection let in: one turned away costs its accept alone."""
 
-    def __init__(self, inner: asyncio.Protocol, server: Gatekeeper) -> None:
-        self.inner: asyncio.Protocol | None = inner
+    def __init__(self, make_inner: Callable[[], asyncio.Protocol], server: Gatekeeper) -> None:
+        self.make_inner = make_inner
+        self.inner: asyncio.Protocol | None = None
         self.server = server
         self.key = ""
         #: Whether the transport's buffer is over its high-water mark (a slow reader).
@@ -50,17 +55,18 @@ class Admission(asyncio.Protocol):
         remote = str(peer[0]) if isinstance(peer, tuple) and peer else None
         server, key = self.server, address_key(remote)
         if not server.on_lan(remote):
-            why = "off the LAN"
+            server.turn_away("off the LAN")
+        elif server.closed_to(key):
+            server.turn_away("refusals")
         elif not server.connections.take(key):
-            why = "connections"
+            server.turn_away("connections")  # it costs an accept: not counted against it
         else:
             self.key = key
-            assert self.inner is not None and isinstance(transport, asyncio.Transport)
+            assert isinstance(transport, asyncio.Transport)
             self.transport = transport
+            self.inner = self.make_inner()
             self.inner.connection_made(transport)
             return
-        server.turn_away(why)
-        self.inner = None
         assert isinstance(transport, asyncio.Transport)
         transport.abort()
 

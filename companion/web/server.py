@@ -67,6 +67,8 @@ from companion.web.limits import (
     MAX_STREAMS,
     PAIR_TRIES_PER_ADDRESS,
     PAIR_WINDOW,
+    REFUSAL_WINDOW,
+    REFUSALS_PER_ADDRESS,
     STREAMS_PER_ADDRESS,
     Gate,
     Network,
@@ -205,6 +207,8 @@ class WebServer:
         self.pair_tries = Window(PAIR_TRIES_PER_ADDRESS, PAIR_WINDOW)
         self.connections = Gate(CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS)
         self.stream_places = Gate(STREAMS_PER_ADDRESS, MAX_STREAMS)
+        #: What each address was refused for what no honest page does often.
+        self.refusals = Window(REFUSALS_PER_ADDRESS, REFUSAL_WINDOW)
         #: Requests turned away here, by why (they never reach the app loop).
         self.turned_away: dict[str, int] = {}
         self.port = port
@@ -251,8 +255,17 @@ class WebServer:
         self.networks = local_networks()
         return on_networks(remote, self.networks)
 
-    def turn_away(self, why: str) -> None:
+    def turn_away(self, why: str, key: str | None = None) -> None:
+        """Count a request or connection turned away; with the address's ``key``, also
+        against that address (:data:`REFUSALS_PER_ADDRESS`)."""
         self.turned_away[why] = self.turned_away.get(why, 0) + 1
+        if key is not None:
+            self.refusals.allow(key)
+
+    def closed_to(self, key: str) -> bool:
+        """Whether an address has earned too many refusals: its connections are closed
+        unread until its window has room again."""
+        return self.refusals.full(key)
 
     # -- the app thread's side -------------------------------------------------
 
@@ -409,7 +422,7 @@ class WebServer:
         security headers on every answer. A page of another site that a DNS name
         points at the Pi (DNS rebinding) names that site in Host: refused."""
         if self.hosts is not None and host_of(request.headers.get("Host", "")) not in self.hosts:
-            self.turn_away("host")
+            self.turn_away("host", address_key(request.remote))
             return web.Response(status=421, text="Misdirected Request\n", headers=SECURITY_HEADERS)
         given = request.query.get("code") or request.cookies.get(COOKIE) or ""
         # "replace": a query or cookie may hold anything, lone surrogates included
@@ -520,7 +533,7 @@ class WebServer:
         """A connection's protocol: aiohttp's, behind an :class:`Admission`."""
         runner = self._runner
         assert runner is not None and runner.server is not None
-        return Admission(runner.server(), self)
+        return Admission(runner.server, self)
 
     # -- phones as input (issue 22) ---------------------------------------------------
 
@@ -562,7 +575,7 @@ class WebServer:
             raise web.HTTPNotFound()
         address = address_key(request.remote)
         if not self.pair_tries.allow(address):
-            self.turn_away("pairing")
+            self.turn_away("pairing", address)
             return self._said(429, "phone_pair_too_many")
         try:
             body = await self._body(request)
@@ -597,6 +610,7 @@ class WebServer:
         try:
             body = await self._body(request)
             if not token:
+                self.turn_away("not paired", address_key(request.remote))
                 return self._said(401, "phone_not_paired")
             move = parse_move(body, preview_only=preview_only)
         except _CrossSite:
@@ -605,7 +619,7 @@ class WebServer:
             return self._said(413 if isinstance(error, _TooLarge) else 400, "web_bad_request")
         token_hash = hash_token(token)
         if token_hash not in self.paired:  # checked here: the app loop never sees it
-            self.turn_away("not paired")
+            self.turn_away("not paired", address_key(request.remote))
             return self._said(401, "phone_not_paired")
         answer = await self._ask(
             lambda reply: PhoneMove(

@@ -25,6 +25,7 @@ from companion.web import limits, live
 from companion.web.limits import (
     CONNECTIONS_PER_ADDRESS,
     PAIR_TRIES_PER_ADDRESS,
+    REFUSALS_PER_ADDRESS,
     STREAMS_PER_ADDRESS,
     QuietErrors,
     address_key,
@@ -135,12 +136,28 @@ def test_unpaired_posts_never_reach_the_app_loop(served, loop):
     """Checked in the server's thread: a forged or missing token is refused there."""
     move = {"id": "x" * 20, "game": "1", "position": 3, "action": {"action": "undo"}}
     for token in ("", "forged", "a-paired-phones-token!"):
-        for _ in range(30):
+        for _ in range(REFUSALS_PER_ADDRESS // 3):
             status, _, _ = ask(served, "POST", "/api/act", move, {TOKEN_HEADER: token})
             assert status == 401
     assert loop.seen == []
     assert ask(served, "POST", "/api/act", move, {TOKEN_HEADER: TOKEN})[0] == 200
-    assert len(loop.seen) == 1 and served.turned_away["not paired"] == 60
+    assert len(loop.seen) == 1
+    assert served.turned_away["not paired"] == REFUSALS_PER_ADDRESS // 3 * 3
+
+
+def test_an_address_refused_too_often_is_closed_unread(served, loop):
+    """Past REFUSALS_PER_ADDRESS unpaired POSTs in a minute an address's connections are
+    closed unread (a flood from it then costs an accept, not a request: the panel shares
+    the interpreter); a paired phone at another address acts as before."""
+    move = {"id": "x" * 20, "game": "1", "position": 3, "action": {"action": "undo"}}
+    forged = {TOKEN_HEADER: "forged"}
+    for _ in range(REFUSALS_PER_ADDRESS):
+        assert ask(served, "POST", "/api/act", move, forged, source="127.0.0.30")[0] == 401
+    with pytest.raises(ConnectionError):
+        ask(served, "POST", "/api/act", move, forged, source="127.0.0.30")
+    assert served.turned_away["refusals"] == 1
+    assert ask(served, "POST", "/api/act", move, {TOKEN_HEADER: TOKEN})[0] == 200
+    assert len(loop.seen) == 1
 
 
 def test_the_server_header_names_no_version(served):
