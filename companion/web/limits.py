@@ -148,11 +148,15 @@ class Gate:
 
     def take(self, key: str) -> bool:
         """Take a place for ``key`` if there is one; whether there was."""
-        if self.count >= self.total or self.held.get(key, 0) >= self.each:
+        if self.full(key):
             return False
         self.held[key] = self.held.get(key, 0) + 1
         self.count += 1
         return True
+
+    def full(self, key: str) -> bool:
+        """Whether ``key`` (or everyone) holds every place it may (nothing is taken)."""
+        return self.count >= self.total or self.held.get(key, 0) >= self.each
 
     def give(self, key: str) -> None:
         """Give back a place ``key`` took."""

@@ -60,7 +60,7 @@ from companion.vocabulary.phone import (
     new_token,
     parse_move,
 )
-from companion.web.admission import Admission, GatedSite
+from companion.web.admission import Admission, GatedSite, listening_sockets
 from companion.web.limits import (
     CONNECTIONS_PER_ADDRESS,
     MAX_CONNECTIONS,
@@ -343,9 +343,9 @@ class WebServer:
         await runner.setup()
         self._runner = runner
         try:
-            site = GatedSite(runner, self.bind or None, self.port, self._protocol)
             try:
-                await site.start()
+                for sock in listening_sockets(self.bind or None, self.port):
+                    await GatedSite(runner, sock, self._protocol, self).start()
             except OSError as error:
                 where = f"{self.bind or 'every address'}, port {self.port}"
                 self._fail(f"cannot serve the page for phones on {where}: {_reason(error)}")
