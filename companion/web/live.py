@@ -153,6 +153,10 @@ class LivePages:
             self._send(page, revision, frame, asyncio.get_running_loop().time())
 
     def _end(self, page: Page) -> None:
+        """The page's answer ends (aiohttp then writes the last chunk and closes); a
+        page behind cannot take that either: its connection is closed at once."""
+        if page.carrier.paused:
+            page.transport.abort()
         if not page.ended.done():
             page.ended.set_result(None)
 
@@ -169,8 +173,11 @@ class LivePages:
                 if now - page.behind_since >= WRITE_TIMEOUT:
                     due.append(page)
             elif now - page.written >= KEEPALIVE_SECONDS:
-                page.transport.write(KEEPALIVE)
-                page.written = now
+                if page.carrier.paused:  # it has not taken what it has: behind from now
+                    page.behind_since = now
+                else:
+                    page.transport.write(KEEPALIVE)
+                    page.written = now
         for page in due[:DROPS_AT_ONCE]:
             page.transport.abort()  # it reconnects, and gets the table then
             self._end(page)

@@ -8,6 +8,7 @@ makes times meaningless), against the same server with one page.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 import threading
@@ -146,3 +147,25 @@ def test_pages_behind_are_dropped_a_few_at_a_time(monkeypatch, served):
     for idle in held:
         idle.sock.close()
     reader.sock.close()
+
+
+def test_a_new_code_closes_a_page_behind_at_once(served):
+    """A never-reading page that is behind cannot take the end of its answer either: a
+    new table code closes its connection at once (it would hold its place for ever)."""
+    slow = Idle(served, "127.0.0.42", STREAM)
+    assert wait_for(lambda: served.streams == 1)
+    tables = snapshots(2, 100)
+    number = 0
+    while not any(page.carrier.paused for page in served.live.pages):
+        served.board.publish(tables[number % len(tables)])
+        number += 1
+        time.sleep(0.002)
+        assert number < 5000, "never behind"
+    served.code = "newcode9"
+    assert wait_for(lambda: served.connections.count == 0)  # closed, though it reads nothing
+    assert served.streams == 0
+    slow.sock.settimeout(5)
+    with contextlib.suppress(ConnectionResetError):
+        while slow.sock.recv(65536):  # what it had not read, then the end
+            pass
+    slow.sock.close()
