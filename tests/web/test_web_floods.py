@@ -12,6 +12,7 @@ import http.client
 import ipaddress
 import json
 import logging
+import os
 import socket
 import time
 from collections.abc import Iterator
@@ -389,3 +390,66 @@ def test_the_names_the_companion_answers_to():
     for name in ("192.168.1.20", "localhost", host, f"{host}.local", f"{host}.fritz.box"):
         assert name in names
     assert f"{host}.evil.example" not in names and "evil.example" not in names
+
+
+#: A server with 64 descriptors in all, in a process of its own: it prints its port,
+#: serves until its input closes, then exits (its log on stderr).
+SMALL_SERVER = """
+import ipaddress, logging, resource, sys
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+logging.basicConfig(level=logging.INFO, format="%(message)s")
+from web.test_web_floods import serve
+server = serve(networks=[ipaddress.ip_network("127.0.0.0/8")])
+print(server.bound_port, flush=True)
+sys.stdin.read()
+server.stop()
+"""
+
+
+def test_a_server_out_of_descriptors_says_so_once_and_serves_again():
+    """Connections past the process's descriptors (the unit's LimitNOFILE): accept() fails
+    and is tried again a second later (never in a busy loop), one line in the log; once
+    the flood lets go, the page is served again."""
+    import subprocess
+    import sys
+
+    tests = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests.parent), str(tests)])}
+    child = subprocess.Popen(
+        [sys.executable, "-c", SMALL_SERVER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert child.stdout is not None and child.stdin is not None
+        port = int(child.stdout.readline())
+        held = []
+        for number in range(100):  # 4 from each of 25 addresses: past 64 in all
+            sock = socket.socket()
+            sock.bind((f"127.0.4.{number // 4}", 0))
+            sock.connect(("127.0.0.1", port))
+            held.append(sock)
+        time.sleep(2.5)  # accept() fails, waits a second, fails again
+        for sock in held:
+            sock.close()
+
+        def served() -> bool:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            try:
+                connection.request("GET", f"/snapshot.json?code={CODE}")
+                return connection.getresponse().status == 200
+            except OSError:
+                return False
+            finally:
+                connection.close()
+
+        assert wait_for(served, 10)
+        _, log = child.communicate("", timeout=20)  # its input closes: it stops
+    finally:
+        if child.poll() is None:
+            child.kill()
+    lines = [line for line in log.splitlines() if line.strip()]
+    assert len(lines) == 1 and "out of system resource: too many open files" in lines[0], log
