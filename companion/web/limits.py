@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import logging
 import socket
@@ -28,6 +29,15 @@ log = logging.getLogger("hanabi-companion")
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
+#: Refusals one address may earn in :data:`REFUSAL_WINDOW` seconds for what no honest
+#: page does more than once or twice (a POST without a paired token, a Host that is not
+#: the companion, pairing over its limit); past that its connections are closed unread
+#: until the window has room again. A flood from it then costs the server an accept,
+#: not a request: 1,000 unpaired POSTs a second took a quarter of a core from the web
+#: thread, which shares the interpreter with the panel (issue 37, decision 0093). Keep
+#: it per address and this small: it holds the panel's key-to-frame p99 under a flood.
+REFUSALS_PER_ADDRESS = 20
+REFUSAL_WINDOW = 60.0
 #: Pairing requests one address may send in :data:`PAIR_WINDOW` seconds (the app loop
 #: judges each: this bounds its work, whatever the number of addresses on the LAN).
 PAIR_TRIES_PER_ADDRESS = 5
@@ -51,8 +61,8 @@ SIZED_FOR_ADDRESSES = 253
 STREAM_SOCKET_BUFFER = 16 * 1024
 #: Over this many bytes in the server's buffer a live page is behind: it gets no new
 #: event until it has taken them (then the table now: each event is the whole table),
-#: and is dropped if it has not within the server's ``WRITE_TIMEOUT``. With the
-#: kernel's part, at most 64 KiB and an event unread.
+#: and is dropped if it has not within ``WRITE_TIMEOUT`` (:mod:`companion.web.live`).
+#: With the kernel's part, at most 64 KiB and an event unread.
 STREAM_BUFFER = 16 * 1024
 #: How often at most the loop's errors (a failed ``accept()``) are said, with a count.
 ERROR_LOG_SECONDS = 60.0
@@ -60,6 +70,20 @@ ERROR_LOG_SECONDS = 60.0
 MAX_KEYS = 4096
 
 
+@functools.lru_cache(maxsize=MAX_KEYS)
+def _address(remote: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """A peer's address (an IPv4-mapped IPv6 one as IPv4; a zone dropped), None if it
+    is none. Kept: a flood comes from a few addresses, each connection asks twice."""
+    try:
+        address = ipaddress.ip_address(remote.partition("%")[0])
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+@functools.lru_cache(maxsize=MAX_KEYS)
 def address_key(remote: str | None) -> str:
     """Whom a limit counts: the IPv4 address, or the /64 an IPv6 address is in.
 
@@ -70,13 +94,10 @@ def address_key(remote: str | None) -> str:
     """
     if not remote:
         return ""
-    try:
-        address = ipaddress.ip_address(remote.partition("%")[0])
-    except ValueError:
+    address = _address(remote)
+    if address is None:
         return remote
     if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
         return str(ipaddress.IPv6Network((address, 64), strict=False))
     return str(address)
 
@@ -95,17 +116,25 @@ class Window:
     def allow(self, key: str) -> bool:
         """Count one event for ``key`` if it is within its limit; whether it was."""
         now = self.clock()
-        events = self._events.setdefault(key, deque())
-        while events and now - events[0] > self.seconds:
-            events.popleft()
-        if len(events) >= self.limit:
+        if self.full(key, now):
             return False
+        events = self._events.setdefault(key, deque())
         events.append(now)
         if len(self._events) > MAX_KEYS:  # keys that stopped: forget them
             self._events = {
                 k: q for k, q in self._events.items() if q and now - q[-1] <= self.seconds
             }
         return True
+
+    def full(self, key: str, now: float | None = None) -> bool:
+        """Whether ``key`` has used up its limit (nothing is counted)."""
+        events = self._events.get(key)
+        if not events:
+            return False
+        now = self.clock() if now is None else now
+        while events and now - events[0] > self.seconds:
+            events.popleft()
+        return len(events) >= self.limit
 
 
 class Gate:
@@ -119,11 +148,15 @@ class Gate:
 
     def take(self, key: str) -> bool:
         """Take a place for ``key`` if there is one; whether there was."""
-        if self.count >= self.total or self.held.get(key, 0) >= self.each:
+        if self.full(key):
             return False
         self.held[key] = self.held.get(key, 0) + 1
         self.count += 1
         return True
+
+    def full(self, key: str) -> bool:
+        """Whether ``key`` (or everyone) holds every place it may (nothing is taken)."""
+        return self.count >= self.total or self.held.get(key, 0) >= self.each
 
     def give(self, key: str) -> None:
         """Give back a place ``key`` took."""
@@ -180,14 +213,9 @@ def on_networks(remote: str | None, networks: Iterable[Network]) -> bool:
     >>> on_networks("192.168.2.9", nets), on_networks("fe80::1%wlan0", nets)
     (False, True)
     """
-    if not remote:
+    address = _address(remote) if remote else None
+    if address is None:
         return False
-    try:
-        address = ipaddress.ip_address(remote.partition("%")[0])
-    except ValueError:
-        return False
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
     return any(address.version == n.version and address in n for n in networks)
 
 

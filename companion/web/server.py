@@ -60,13 +60,15 @@ from companion.vocabulary.phone import (
     new_token,
     parse_move,
 )
-from companion.web.admission import Admission, GatedSite
+from companion.web.admission import Admission, GatedSite, listening_sockets
 from companion.web.limits import (
     CONNECTIONS_PER_ADDRESS,
     MAX_CONNECTIONS,
     MAX_STREAMS,
     PAIR_TRIES_PER_ADDRESS,
     PAIR_WINDOW,
+    REFUSAL_WINDOW,
+    REFUSALS_PER_ADDRESS,
     STREAMS_PER_ADDRESS,
     Gate,
     Network,
@@ -78,6 +80,7 @@ from companion.web.limits import (
     local_networks,
     on_networks,
 )
+from companion.web.live import LivePages, chunk
 from companion.web.snapshot import SnapshotBoard
 
 if TYPE_CHECKING:
@@ -96,14 +99,6 @@ MAX_BODY = 1024
 MAX_LINE = 2048  # the request line (a URL with its code is ~60 characters)
 MAX_FIELD = 4096  # one header
 MAX_HEADERS = 40
-#: A phone that does not take an event within this many seconds is dropped (it will
-#: reconnect and get the current table): a slow or stuck phone never holds the others.
-WRITE_TIMEOUT = 10.0
-#: A comment line this often keeps proxies and phones from closing a quiet stream.
-KEEPALIVE_SECONDS = 25.0
-#: How often a quiet stream looks whether its phone is still there (a phone gone
-#: without a word frees its place within this many seconds).
-CHECK_SECONDS = 5.0
 #: An idle keep-alive connection is closed after this long.
 IDLE_SECONDS = 30.0
 #: How long a phone's request waits for the table's answer (the loop is busy at most
@@ -212,6 +207,8 @@ class WebServer:
         self.pair_tries = Window(PAIR_TRIES_PER_ADDRESS, PAIR_WINDOW)
         self.connections = Gate(CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS)
         self.stream_places = Gate(STREAMS_PER_ADDRESS, MAX_STREAMS)
+        #: What each address was refused for what no honest page does often.
+        self.refusals = Window(REFUSALS_PER_ADDRESS, REFUSAL_WINDOW)
         #: Requests turned away here, by why (they never reach the app loop).
         self.turned_away: dict[str, int] = {}
         self.port = port
@@ -223,9 +220,10 @@ class WebServer:
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
         self._stopped: asyncio.Event | None = None
-        self._changed: asyncio.Event | None = None
-        #: The latest snapshot's revision, its JSON and its live-page event: encoded
-        #: once per change, whatever the number of pages.
+        #: The open live pages (each change written to all of them at once).
+        self.live = LivePages(self._latest_event, lambda: self.code, self._slow_reader)
+        #: The latest snapshot's revision, its JSON and its live-page event (an HTTP/1.1
+        #: chunk): encoded once per change, whatever the number of pages.
         self._encoded: tuple[int, bytes, bytes] = (-1, b"", b"")
         #: The port listened on (the one asked, or the one the system gave for port 0).
         self.bound_port: int | None = None
@@ -237,6 +235,9 @@ class WebServer:
     def streams(self) -> int:
         """Live pages open now."""
         return self.stream_places.count
+
+    def _slow_reader(self) -> None:
+        self.turn_away("slow reader")
 
     def on_lan(self, remote: str | None) -> bool:
         """Whether a peer is on one of the Pi's networks. Not on those read last: read
@@ -254,8 +255,17 @@ class WebServer:
         self.networks = local_networks()
         return on_networks(remote, self.networks)
 
-    def turn_away(self, why: str) -> None:
+    def turn_away(self, why: str, key: str | None = None) -> None:
+        """Count a request or connection turned away; with the address's ``key``, also
+        against that address (:data:`REFUSALS_PER_ADDRESS`)."""
         self.turned_away[why] = self.turned_away.get(why, 0) + 1
+        if key is not None:
+            self.refusals.allow(key)
+
+    def closed_to(self, key: str) -> bool:
+        """Whether an address has earned too many refusals: its connections are closed
+        unread until its window has room again."""
+        return self.refusals.full(key)
 
     # -- the app thread's side -------------------------------------------------
 
@@ -315,7 +325,6 @@ class WebServer:
 
             self.hosts = host_names(self.bind, lan_address(self.bind), self.networks or [])
         self._stopped = asyncio.Event()
-        self._changed = asyncio.Event()
         if self._static is None:
             self._static = load_static()
         runner = web.AppRunner(
@@ -334,9 +343,9 @@ class WebServer:
         await runner.setup()
         self._runner = runner
         try:
-            site = GatedSite(runner, self.bind or None, self.port, self._protocol)
             try:
-                await site.start()
+                for sock in listening_sockets(self.bind or None, self.port):
+                    await GatedSite(runner, sock, self._protocol, self).start()
             except OSError as error:
                 where = f"{self.bind or 'every address'}, port {self.port}"
                 self._fail(f"cannot serve the page for phones on {where}: {_reason(error)}")
@@ -351,11 +360,8 @@ class WebServer:
             await runner.cleanup()
 
     def _wake(self) -> None:
-        """In the loop: every stream looks at the board again."""
-        changed = self._changed
-        if changed is not None:
-            self._changed = asyncio.Event()
-            changed.set()
+        """In the loop: the table (or the code) changed; the live pages follow."""
+        self.live.changed()
 
     def _application(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._guard])
@@ -416,7 +422,7 @@ class WebServer:
         security headers on every answer. A page of another site that a DNS name
         points at the Pi (DNS rebinding) names that site in Host: refused."""
         if self.hosts is not None and host_of(request.headers.get("Host", "")) not in self.hosts:
-            self.turn_away("host")
+            self.turn_away("host", address_key(request.remote))
             return web.Response(status=421, text="Misdirected Request\n", headers=SECURITY_HEADERS)
         given = request.query.get("code") or request.cookies.get(COOKIE) or ""
         # "replace": a query or cookie may hold anything, lone surrogates included
@@ -463,13 +469,17 @@ class WebServer:
 
     def _encoded_snapshot(self) -> tuple[int, bytes, bytes]:
         """The latest snapshot's revision, its JSON and its event (the action count as
-        the event's id), encoded once per change."""
+        the event's id, framed as a chunk), encoded once per change."""
         revision, snapshot = self.board.latest()
         if self._encoded[0] != revision:
             body = orjson.dumps(snapshot.to_json())
             event = b"id: %d\nevent: table\ndata: %s\n\n" % (snapshot.actions, body)
-            self._encoded = (revision, body, event)
+            self._encoded = (revision, body, chunk(event))
         return self._encoded
+
+    def _latest_event(self) -> tuple[int, bytes]:
+        revision, _, frame = self._encoded_snapshot()
+        return revision, frame
 
     async def _snapshot(self, request: web.Request) -> web.Response:
         _, body, _ = self._encoded_snapshot()
@@ -477,9 +487,8 @@ class WebServer:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """The live page: at most :data:`STREAMS_PER_ADDRESS` per address (and
-        :data:`MAX_STREAMS` in all); a phone behind (:data:`STREAM_BUFFER` bytes unread)
-        gets no event until it has taken them, and is dropped if it has not within
-        :data:`WRITE_TIMEOUT` seconds."""
+        :data:`MAX_STREAMS` in all); each change is written to it by :attr:`live`, which
+        skips a page behind and drops it in time (:mod:`companion.web.live`)."""
         key = address_key(request.remote)
         if not self.stream_places.take(key):
             self.turn_away("streams")
@@ -503,42 +512,19 @@ class WebServer:
             response.set_cookie(
                 COOKIE, code, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Strict"
             )
-        response.force_close()  # a stream that ends (a new code) ends its connection
+        response.force_close()  # a page that ends (a new code) ends its connection
         transport = request.transport
         connection = transport.get_protocol() if transport is not None else None
         if transport is None or not isinstance(connection, Admission):
             return response  # the phone is gone
         connection.carry_live_page()
         try:
-            await response.prepare(request)
-            # Whatever Last-Event-ID says, the first event is the table now: each event is
-            # the whole table, so this is exactly where the phone resumes.
-            sent = -1
-            loop = asyncio.get_running_loop()
-            written = loop.time()
-            while self.code == code and not transport.is_closing():
-                changed = self._changed
-                assert changed is not None
-                revision, _, event = self._encoded_snapshot()
-                if revision != sent:
-                    async with asyncio.timeout(WRITE_TIMEOUT):
-                        if not connection.writable.is_set():  # behind: see _events
-                            await connection.writable.wait()
-                            continue  # then the table now
-                        await response.write(event)
-                    sent, written = revision, loop.time()
-                    continue
-                try:
-                    async with asyncio.timeout(CHECK_SECONDS):
-                        await changed.wait()
-                except TimeoutError:
-                    if loop.time() - written >= KEEPALIVE_SECONDS:
-                        async with asyncio.timeout(WRITE_TIMEOUT):
-                            await response.write(b": keep-alive\n\n")
-                        written = loop.time()
-        except TimeoutError:  # a phone too slow: it reconnects and gets the table then
-            transport.abort()
-            self.turn_away("slow reader")
+            await response.prepare(request)  # the headers; the events are chunks after them
+            page = self.live.open(transport, connection, code)
+            try:
+                await page.ended
+            finally:
+                self.live.close(page)
         except ConnectionError:
             pass  # a phone gone
         return response
@@ -547,7 +533,7 @@ class WebServer:
         """A connection's protocol: aiohttp's, behind an :class:`Admission`."""
         runner = self._runner
         assert runner is not None and runner.server is not None
-        return Admission(runner.server(), self)
+        return Admission(runner.server, self)
 
     # -- phones as input (issue 22) ---------------------------------------------------
 
@@ -589,7 +575,7 @@ class WebServer:
             raise web.HTTPNotFound()
         address = address_key(request.remote)
         if not self.pair_tries.allow(address):
-            self.turn_away("pairing")
+            self.turn_away("pairing", address)
             return self._said(429, "phone_pair_too_many")
         try:
             body = await self._body(request)
@@ -624,6 +610,7 @@ class WebServer:
         try:
             body = await self._body(request)
             if not token:
+                self.turn_away("not paired", address_key(request.remote))
                 return self._said(401, "phone_not_paired")
             move = parse_move(body, preview_only=preview_only)
         except _CrossSite:
@@ -632,7 +619,7 @@ class WebServer:
             return self._said(413 if isinstance(error, _TooLarge) else 400, "web_bad_request")
         token_hash = hash_token(token)
         if token_hash not in self.paired:  # checked here: the app loop never sees it
-            self.turn_away("not paired")
+            self.turn_away("not paired", address_key(request.remote))
             return self._said(401, "phone_not_paired")
         answer = await self._ask(
             lambda reply: PhoneMove(

@@ -12,6 +12,7 @@ import http.client
 import ipaddress
 import json
 import logging
+import os
 import socket
 import time
 from collections.abc import Iterator
@@ -21,11 +22,11 @@ import pytest
 
 from companion.core.controller import Controller, SetupDraft
 from companion.vocabulary.phone import Answer, PhoneEvent, PhoneMove, PhonePair, hash_token
-from companion.web import limits
-from companion.web import server as server_module
+from companion.web import limits, live
 from companion.web.limits import (
     CONNECTIONS_PER_ADDRESS,
     PAIR_TRIES_PER_ADDRESS,
+    REFUSALS_PER_ADDRESS,
     STREAMS_PER_ADDRESS,
     QuietErrors,
     address_key,
@@ -136,12 +137,28 @@ def test_unpaired_posts_never_reach_the_app_loop(served, loop):
     """Checked in the server's thread: a forged or missing token is refused there."""
     move = {"id": "x" * 20, "game": "1", "position": 3, "action": {"action": "undo"}}
     for token in ("", "forged", "a-paired-phones-token!"):
-        for _ in range(30):
+        for _ in range(REFUSALS_PER_ADDRESS // 3):
             status, _, _ = ask(served, "POST", "/api/act", move, {TOKEN_HEADER: token})
             assert status == 401
     assert loop.seen == []
     assert ask(served, "POST", "/api/act", move, {TOKEN_HEADER: TOKEN})[0] == 200
-    assert len(loop.seen) == 1 and served.turned_away["not paired"] == 60
+    assert len(loop.seen) == 1
+    assert served.turned_away["not paired"] == REFUSALS_PER_ADDRESS // 3 * 3
+
+
+def test_an_address_refused_too_often_is_closed_unread(served, loop):
+    """Past REFUSALS_PER_ADDRESS unpaired POSTs in a minute an address's connections are
+    closed unread (a flood from it then costs an accept, not a request: the panel shares
+    the interpreter); a paired phone at another address acts as before."""
+    move = {"id": "x" * 20, "game": "1", "position": 3, "action": {"action": "undo"}}
+    forged = {TOKEN_HEADER: "forged"}
+    for _ in range(REFUSALS_PER_ADDRESS):
+        assert ask(served, "POST", "/api/act", move, forged, source="127.0.0.30")[0] == 401
+    with pytest.raises(ConnectionError):
+        ask(served, "POST", "/api/act", move, forged, source="127.0.0.30")
+    assert served.turned_away["refusals"] == 1
+    assert ask(served, "POST", "/api/act", move, {TOKEN_HEADER: TOKEN})[0] == 200
+    assert len(loop.seen) == 1
 
 
 def test_the_server_header_names_no_version(served):
@@ -228,7 +245,7 @@ def test_connections_are_limited_per_address_and_the_lan_only(loop):
 def test_a_live_page_that_never_reads_is_dropped(monkeypatch, served):
     """A slow reader is dropped once its unread bytes pass the bound (it reconnects and
     gets the table then): its memory never grows with the table's changes."""
-    monkeypatch.setattr(server_module, "WRITE_TIMEOUT", 1.0)
+    monkeypatch.setattr(live, "WRITE_TIMEOUT", 1.0)
     slow = Idle(served, "127.0.0.40", STREAM)
     assert wait_for(lambda: served.streams == 1)
     controller = controller_for(memory_game())
@@ -249,7 +266,7 @@ def test_a_page_behind_gets_nothing_more_and_an_honest_one_every_event(monkeypat
     :data:`~limits.STREAM_BUFFER` are full: no more events are written to it (its
     unread bytes stay bounded), it is dropped after ``WRITE_TIMEOUT``; a page that
     reads, meanwhile, gets every change, in order."""
-    monkeypatch.setattr(server_module, "WRITE_TIMEOUT", 2.0)
+    monkeypatch.setattr(live, "WRITE_TIMEOUT", 2.0)
     slow = Idle(served, "127.0.0.41", STREAM)
     honest = socket.create_connection(("127.0.0.1", served.bound_port), timeout=10)
     honest.sendall(STREAM)
@@ -373,3 +390,66 @@ def test_the_names_the_companion_answers_to():
     for name in ("192.168.1.20", "localhost", host, f"{host}.local", f"{host}.fritz.box"):
         assert name in names
     assert f"{host}.evil.example" not in names and "evil.example" not in names
+
+
+#: A server with 64 descriptors in all, in a process of its own: it prints its port,
+#: serves until its input closes, then exits (its log on stderr).
+SMALL_SERVER = """
+import ipaddress, logging, resource, sys
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+logging.basicConfig(level=logging.INFO, format="%(message)s")
+from web.test_web_floods import serve
+server = serve(networks=[ipaddress.ip_network("127.0.0.0/8")])
+print(server.bound_port, flush=True)
+sys.stdin.read()
+server.stop()
+"""
+
+
+def test_a_server_out_of_descriptors_says_so_once_and_serves_again():
+    """Connections past the process's descriptors (the unit's LimitNOFILE): accept() fails
+    and is tried again a second later (never in a busy loop), one line in the log; once
+    the flood lets go, the page is served again."""
+    import subprocess
+    import sys
+
+    tests = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests.parent), str(tests)])}
+    child = subprocess.Popen(
+        [sys.executable, "-c", SMALL_SERVER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert child.stdout is not None and child.stdin is not None
+        port = int(child.stdout.readline())
+        held = []
+        for number in range(100):  # 4 from each of 25 addresses: past 64 in all
+            sock = socket.socket()
+            sock.bind((f"127.0.4.{number // 4}", 0))
+            sock.connect(("127.0.0.1", port))
+            held.append(sock)
+        time.sleep(2.5)  # accept() fails, waits a second, fails again
+        for sock in held:
+            sock.close()
+
+        def served() -> bool:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            try:
+                connection.request("GET", f"/snapshot.json?code={CODE}")
+                return connection.getresponse().status == 200
+            except OSError:
+                return False
+            finally:
+                connection.close()
+
+        assert wait_for(served, 10)
+        _, log = child.communicate("", timeout=20)  # its input closes: it stops
+    finally:
+        if child.poll() is None:
+            child.kill()
+    lines = [line for line in log.splitlines() if line.strip()]
+    assert len(lines) == 1 and "out of system resource: too many open files" in lines[0], log
