@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.long_games import controller_turns
-from support.screen_states import LONG_NAMES
+from support.screen_states import LONG_NAMES, LONG_VARIANT
 
 from companion.core import i18n
 from companion.core.controller import (
@@ -60,6 +60,15 @@ GAMES: dict[str, tuple[str, GameOptions, int, float, float]] = {
     "en": ("en", SIX_SUITS, 13, 0.5, 0.02),
     "de": ("de", SIX_SUITS, 24, 0.6, 0.05),
     "fr, hand memory": ("fr", WITH_HAND_MEMORY, 2, 0.5, 0.02),
+    # a variant by name: what the multicolour cards stand for has its place too (0123)
+    "en, Muddy Rainbow": ("en", GameOptions(variant=LONG_VARIANT), 0, 0.5, 0.02),
+    "fr, Muddy Rainbow, hand memory": (
+        "fr",
+        GameOptions(variant=LONG_VARIANT, hand_memory=True),
+        1,
+        0.5,
+        0.02,
+    ),
 }
 
 #: A device's notice as long as they come (a reader's path by id, the system's reason).

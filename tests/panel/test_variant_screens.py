@@ -4,6 +4,7 @@ variant search drawn."""
 
 from __future__ import annotations
 
+import math
 import os
 
 import pygame
@@ -13,6 +14,7 @@ from support.table_stories import OK, drive
 
 from companion.core.controller import Controller, Refused, Screen, SetupDraft
 from companion.core.i18n import refusal_text
+from companion.core.words import special_suit_text
 from companion.panel.screens import Renderer
 from engine import Color, Game, GameSetup
 from engine.options import GameOptions
@@ -33,18 +35,59 @@ def said(controller: Controller, size: tuple[int, int]) -> str:
     return " ".join(text.text for text in renderer.texts)
 
 
-@pytest.mark.parametrize("size", SIZES[1:], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_special_suit_is_named_beside_the_score(size) -> None:
-    """Three players: the score line names what the multicolour cards stand for. Not yet
-    at 800x480, whose stable layout keeps the score line in the left column's two lines
-    (issue 35 stays open for it); five long names may give it up at any size."""
-    setup = GameSetup(
-        players=3, names=("Ann", "Bo", "Cy"), options=GameOptions(variant=LONG_VARIANT)
-    )
-    controller = Controller(SetupDraft(players=3, names=["Ann", "Bo", "Cy"]), Game(setup))
-    words = said(controller, size).replace("\u00a0", " ")
-    assert "Multicolor = Muddy Rainbow" in words
-    assert LONG_VARIANT.startswith("Light-Pink-Ones & Muddy Rainbow")
+#: Every panel size the companion supports, both ways round.
+ALL_SIZES = [(800, 480), (480, 320), (320, 240), (480, 800), (320, 480), (240, 320)]
+
+
+#: Five players with the longest names: at 320x240 their final round takes the room.
+FIVE_LONG = ("Bernadette", "Christopher", "Dominique", "Emmanuelle", "Maximiliane")
+
+
+#: Every size with three players; with five long names every size but 320x240.
+NAMED_AT = [
+    pytest.param(size, names, id=f"{size[0]}x{size[1]}-{len(names)}")
+    for names in (("Ann", "Bo", "Cy"), FIVE_LONG)
+    for size in ALL_SIZES
+    if not (size == (320, 240) and names == FIVE_LONG)
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+@pytest.mark.parametrize("hand_memory", [False, True], ids=["plain", "hand memory"])
+@pytest.mark.parametrize(("size", "names"), NAMED_AT)
+def test_the_special_suit_is_named_on_the_table_page(size, names, hand_memory, lang) -> None:
+    """Any panel: what the multicolour cards stand for (the longest name a special suit
+    has) is said whole, at its floor or above, on the score line where it fits, else on
+    a line of its own under it; only 320x240 with five long names leaves it to the
+    set-up and the phones (decision 0123)."""
+    options = GameOptions(variant=LONG_VARIANT, hand_memory=hand_memory)
+    game = Game(GameSetup(players=len(names), names=names, options=options))
+    draft = SetupDraft(players=len(names), names=list(names), language=lang)
+    controller = Controller(draft, game)
+    renderer = Renderer(size, strict=True)
+    renderer.draw(pygame.Surface(size), controller)
+    special = special_suit_text(lang, game)
+    assert special.endswith("Muddy Rainbow")
+    regions = renderer.regions
+    where = "special" if "special" in regions else "score"
+    said_there = [t for t in renderer.texts if regions[where].contains(t.rect)]
+    words = " ".join(t.text for t in said_there).replace("\u00a0", " ")
+    assert special.replace("\u00a0", " ") in words, (where, words)
+    floor = math.ceil(min(size) / 18)
+    assert all(t.whole and t.size >= t.floor >= floor for t in said_there)
+
+
+def test_at_320x240_five_long_names_leave_the_special_suit_to_the_set_up() -> None:
+    """The one set-up that cannot hold the name: the final round's two lines at 320x240;
+    the score line is then as in a printed game, the regions all inside the panel."""
+    options = GameOptions(variant=LONG_VARIANT)
+    game = Game(GameSetup(players=5, names=FIVE_LONG, options=options))
+    controller = Controller(SetupDraft(players=5, names=list(FIVE_LONG)), game)
+    renderer = Renderer((320, 240), strict=True)
+    renderer.draw(pygame.Surface((320, 240)), controller)
+    assert "special" not in renderer.regions
+    words = " ".join(t.text for t in renderer.texts)
+    assert "Muddy" not in words and "Score" in words
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

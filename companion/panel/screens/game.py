@@ -135,7 +135,12 @@ def draw(kit: Kit, surface: pygame.Surface, controller: Controller) -> None:
             efficiency_text(lang, game) if plan.efficiency else "",
             special_suit_text(lang, game) if plan.special else "",
         )
-        _top_lines(kit, surface, score, score_box, kit.big, DIM)
+        _top_lines(kit, surface, score, score_box, plan.score_size, DIM)
+    if plan.special_line is not None:  # what the multicolour cards stand for, apart
+        special = special_suit_text(lang, game)
+        _top_lines(
+            kit, surface, special, layout.place("special", plan.special_line), kit.floor, DIM
+        )
     # the fireworks' area turns the page when tapped
     main = plan.fireworks.union(plan.tokens)
     kit.target(pygame.Rect(0, main.top, main.right + kit.pad, main.height), Press(Key.NEXT))

@@ -76,9 +76,14 @@ class TableLayout(Struct, frozen=True):
     #: The score line says hand memory's efficiencies (where they fit: else the end's
     #: story does).
     efficiency: bool
-    #: The score line names what the multicolour cards stand for (a variant by name;
-    #: where it does not fit, the fireworks' symbol and the set-up say it).
+    #: The score line names what the multicolour cards stand for (a variant by name).
     special: bool = False
+    #: Else a line of its own under the score, at the floor size (None: on the score
+    #: line, or no variant by name; where neither fits, the set-up and the phones say it).
+    special_line: pygame.Rect | None = None
+    #: The score line's text size: the big one, or the floor where that alone keeps the
+    #: special suit's name on the page.
+    score_size: int = 0
 
     def regions(self) -> dict[str, pygame.Rect]:
         """Every region shown, by name."""
@@ -96,6 +101,8 @@ class TableLayout(Struct, frozen=True):
             regions["pile"] = self.pile
         if self.hand is not None:
             regions["hand"] = self.hand
+        if self.special_line is not None:
+            regions["special"] = self.special_line
         return regions
 
 
@@ -106,9 +113,14 @@ class _Concessions(Struct, frozen=True):
     flat_hand: bool = False
     flat_fireworks: bool = False
     no_hand: bool = False
-    #: The score line without hand memory's efficiencies (the end's story says them) and
-    #: without the special suit's name.
+    #: The score line without hand memory's efficiencies (the end's story says them).
     no_efficiency: bool = False
+    #: The special suit's name on a line of its own under the score, at the floor size.
+    special_apart: bool = False
+    #: The score line at the floor size, to keep the special suit's name under it.
+    small_score: bool = False
+    #: The special suit's name left to the set-up and the phones.
+    no_special: bool = False
 
 
 #: From the roomiest to the tightest: the first arrangement that holds everything wins.
@@ -218,8 +230,16 @@ def _plan(
         roomy = [step for step in _LADDER if not (step.flat_hand or step.flat_fireworks)]
         roomy = [step for step in roomy if not step.no_hand]
         ladder = (*roomy, *(replace(step, no_efficiency=True) for step in _LADDER))
-    elif special:  # the special suit's name on the score line where it costs nothing else
-        ladder = (*_LADDER, *(replace(step, no_efficiency=True) for step in _LADDER))
+    if special:  # its name on the score line, else on a line of its own, at each step
+        apart = (replace(step, special_apart=True) for step in ladder)
+        ladder = (
+            *(tried for pair in zip(ladder, apart, strict=True) for tried in pair),
+            *(
+                replace(step, no_efficiency=True, special_apart=True, small_score=True)
+                for step in _LADDER
+            ),
+            *(replace(step, no_special=True, no_efficiency=True) for step in _LADDER),
+        )
     for pile_here in (True, False) if tall else (True,):
         for concessions in ladder:
             if not hand_memory and (concessions.flat_hand or concessions.no_hand):
@@ -235,7 +255,7 @@ def _plan(
                 return layout
     # nothing holds the least of everything (not a supported panel): the tightest
     # arrangement all the same; the screen's strict layout says what overlaps
-    tightest = replace(_LADDER[-1], no_efficiency=True)
+    tightest = replace(_LADDER[-1], no_efficiency=True, no_special=True)
     layout = _arrange(
         kit, names, suits, hand_size, hand_memory, tightest, lang, False, special, force=True
     )
@@ -296,10 +316,14 @@ def _arrange(
 
     # the main column, from the buttons up: the score, the last action, the tokens
     efficiency = hand_memory and not concessions.no_efficiency
-    named = bool(special) and not concessions.no_efficiency
+    named = bool(special) and not (concessions.special_apart or concessions.no_special)
     widest = widest_score(lang, hand_memory=efficiency, special=special if named else "")
-    score_lines = len(kit.lines(widest, kit.big, inner_w))
-    score_h = score_lines * big_line
+    score_size = kit.floor if concessions.small_score else kit.big
+    score_lines = len(kit.lines(widest, score_size, inner_w))
+    score_h = score_lines * kit.line_height(score_size)
+    special_h = 0
+    if special and concessions.special_apart:
+        special_h = len(kit.lines(special, kit.floor, inner_w)) * floor_line
     message_h = MESSAGE_LINES * floor_line
     tokens_h = max(row_h, int(kit.unit * 0.11))
 
@@ -318,7 +342,7 @@ def _arrange(
     # what the column holds besides the fireworks (and a tall panel's pile), with the
     # room between: the tokens, the last action and the score close together
     fixed = gap + (hand_h + gap if hand_h else 0) + tokens_h + gap + message_h + gap
-    fixed += score_h + pad
+    fixed += score_h + pad + (special_h + gap if special_h else 0)
     pile_least = 0
     if tall:  # the pile under the tokens: at least a line for each suit's row
         fixed += pad - gap + pad
@@ -348,6 +372,9 @@ def _arrange(
         y = pile.bottom + pad
     message = pygame.Rect(pad, y, inner_w, message_h)
     score = pygame.Rect(pad, message.bottom + gap, inner_w, score_h)
+    special_line = None
+    if special_h:
+        special_line = pygame.Rect(pad, score.bottom + gap, inner_w, special_h)
     if not beside:  # the fuses and the draw pile at the right of the tokens
         fuses_w = int(tokens_h * 3.3)
         deck_w = int(tokens_h * 0.72) + pad + kit.width_of("50", kit.figure)
@@ -375,6 +402,8 @@ def _arrange(
         flat_hand=concessions.flat_hand,
         efficiency=efficiency,
         special=named,
+        special_line=special_line,
+        score_size=score_size,
     )
 
 
