@@ -122,7 +122,7 @@ from companion.core.state import (
     Screen,
     game_screen,
 )
-from companion.vocabulary.phone import PhoneEvent, PhoneMove, PhonePair
+from companion.vocabulary.phone import PhoneEvent, PhoneMove, PhonePair, PhoneSetup
 from engine.game import Game
 from engine.memory import Clue
 from engine.reveal import Reveal
@@ -163,6 +163,8 @@ class Controller(SetupFlow, EntryFlow, NavigationFlow, HistoryFlow, PhonesFlow):
             return self._phone_move(event)
         if isinstance(event, PhonePair):
             return self._phone_pair(event)
+        if isinstance(event, PhoneSetup):
+            return self._phone_setup(event)
         if isinstance(event, HistoryLoaded | HistoryUnreadable | GameLoaded | GameUnreadable):
             self._apply_history(event)
             return []

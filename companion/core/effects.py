@@ -116,6 +116,7 @@ class PhoneOutcome(StrEnum):
     DECLINED = "declined"  # the right code, but the person at the panel said no
     PAIR_BUSY = "pair_busy"  # the right code while the panel asks about another phone
     CODE_SPENT = "code_spent"  # this address tried too many wrong codes at this code
+    SETUP_CLOSED = "setup_closed"  # a variant chosen while the panel shows no set-up
 
     @property
     def ok(self) -> bool:

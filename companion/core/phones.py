@@ -41,9 +41,11 @@ from companion.vocabulary.phone import (
     PairedPhone,
     PhoneMove,
     PhonePair,
+    PhoneSetup,
     clean_name,
 )
 from engine.errors import IllegalAction
+from engine.options import SetupError
 from engine.reveal import Reveal
 from hardware.events import InputEvent, Key, Press, Select
 
@@ -122,6 +124,27 @@ class PhonesFlow(RevealFlow):
             previewed = PhoneOutcome.PREVIEWED
             return [PhoneReply(move, phone.id, message, previewed, len(game.actions))]
         return [self._undo(phone, move)]
+
+    def _phone_setup(self, request: PhoneSetup) -> list[Effect]:
+        """A paired phone chooses the next game's variant, while the panel shows the
+        set-up (a search open there closes on it); the panel says which phone chose
+        what. Start, and every other row, stay the panel's (decision 0124)."""
+        phone = self.paired.get(request.token_hash)
+        if phone is None:
+            return [PhoneReply(request, 0, Info("phone_not_paired"), PhoneOutcome.NOT_PAIRED)]
+        if self.screen is not Screen.SETUP:
+            closed = PhoneOutcome.SETUP_CLOSED
+            return [PhoneReply(request, phone.id, Info("phone_setup_closed"), closed)]
+        try:
+            self.draft.choose_variant(request.variant)
+        except SetupError:  # not a name of the list the page was given
+            unknown = Info("phone_variant_unknown")
+            return [PhoneReply(request, phone.id, unknown, PhoneOutcome.REFUSED)]
+        self.variant_search = None
+        variant = request.variant or i18n.tr(self.language, "variant_none")
+        chosen = Info("phone_variant_chosen", (("variant", variant), ("phone", phone.name)))
+        self.message = chosen
+        return [PhoneReply(request, phone.id, chosen, PhoneOutcome.RECORDED)]
 
     def _phone_pair(self, request: PhonePair) -> list[Effect]:
         """Pairing needs the code the Phones page shows, while it shows it, and then the

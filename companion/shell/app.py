@@ -87,7 +87,6 @@ from companion.vocabulary.phone import (
     Answer,
     PhoneEvent,
     PhoneMove,
-    PhonePair,
     PhoneReceipt,
     clean_name,
     new_pairing_code,
@@ -546,7 +545,7 @@ class App:
                 log.warning("%s", error)
                 refusal = storage_refusal(error, self.storage.path.parent)
                 self.take_back_unsaved(refusal, before)
-                if isinstance(event, PhoneMove | PhonePair):  # not kept: a retry may succeed
+                if isinstance(event, PhoneEvent):  # not kept: a retry may succeed
                     words = message_words(self.controller.language, refusal, ())
                     event.reply(Answer(False, http_status(PhoneOutcome.NOT_STORED), words))
                 break  # what follows depended on it

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from companion.core.controller import Controller
+from companion.core.controller import Controller, Screen
 from companion.shell.no_tls import without_tls
 from companion.vocabulary.phone import PairedPhone, PhoneEvent
 from companion.web.address import CODE_SETTING, lan_address, new_code, page_url
@@ -74,6 +74,8 @@ class WebLink:
             len(game.actions) if game else -1,
             game.actions[-1] if game and game.actions else None,
             tuple(controller.reveals.shown) if game else (),  # the hands shown at the end
+            controller.screen is Screen.SETUP,  # a phone may choose the next variant
+            controller.draft.options.variant,
         )
         if key == self._key and self.board is not None:
             return  # nothing a phone shows changed (a key moved a focus, an entry step)

@@ -124,7 +124,18 @@ class PhonePair(Struct, frozen=True):
     address: str = ""
 
 
-PhoneEvent = PhoneMove | PhonePair
+class PhoneSetup(Struct, frozen=True):
+    """A paired phone chooses the next game's variant by Hanab Live's name (None: no
+    variant, the printed options), while the panel shows the set-up; Start stays the
+    panel's. ``token_hash``: the phone's pairing token, hashed."""
+
+    variant: str | None
+    token_hash: bytes
+    #: Who waits for the answer (see :attr:`PhoneMove.reply`).
+    reply: Reply = _no_reply
+
+
+PhoneEvent = PhoneMove | PhonePair | PhoneSetup
 
 
 class PairedPhone(Struct, frozen=True):

@@ -30,6 +30,7 @@ HTTP_STATUS: dict[PhoneOutcome, int] = {
     PhoneOutcome.DECLINED: 403,
     PhoneOutcome.PAIR_BUSY: 409,
     PhoneOutcome.CODE_SPENT: 429,
+    PhoneOutcome.SETUP_CLOSED: 409,
 }
 
 

@@ -50,12 +50,14 @@ from aiohttp import web
 from msgspec import Struct
 
 from companion.core import i18n
+from companion.core.variant_pick import MAX_SEARCH_LENGTH, variant_choices
 from companion.vocabulary.phone import (
     Answer,
     BadRequest,
     PhoneEvent,
     PhoneMove,
     PhonePair,
+    PhoneSetup,
     hash_token,
     new_token,
     parse_move,
@@ -96,6 +98,8 @@ COOKIE_MAX_AGE = 30 * 24 * 3600
 
 #: A phone's action is a hundred bytes or so; any body above this is refused (413).
 MAX_BODY = 1024
+#: The variants a phone's search is given at most (it says how many more there are).
+VARIANTS_SHOWN = 40
 MAX_LINE = 2048  # the request line (a URL with its code is ~60 characters)
 MAX_FIELD = 4096  # one header
 MAX_HEADERS = 40
@@ -377,6 +381,8 @@ class WebServer:
         app.router.add_post("/api/pair", self._pair)
         app.router.add_post("/api/preview", self._preview)
         app.router.add_post("/api/act", self._act)
+        app.router.add_get("/api/variants", self._variants)
+        app.router.add_post("/api/setup", self._setup)
         return app
 
     def _language(self) -> str:
@@ -595,6 +601,35 @@ class WebServer:
         if answer.ok:
             data["token"] = token
         return _json(answer.status, data)
+
+    async def _variants(self, request: web.Request) -> web.Response:
+        """The variants a few letters leave (the set-up's own search), the first
+        :data:`VARIANTS_SHOWN` of them; with nothing typed, "No variant" (null) and the
+        families."""
+        found = variant_choices(request.query.get("q", "")[:MAX_SEARCH_LENGTH])
+        return _json(200, {"count": len(found), "names": found[:VARIANTS_SHOWN]})
+
+    async def _setup(self, request: web.Request) -> web.Response:
+        """A paired phone chooses the next game's variant while the panel shows the
+        set-up (decision 0124); the token is checked here, as for an action."""
+        if self.submit is None:
+            raise web.HTTPNotFound()
+        token = request.headers.get(TOKEN_HEADER, "")
+        try:
+            body = await self._body(request)
+        except _CrossSite:
+            return self._said(403, "web_cross_site")
+        except BadRequest as error:
+            return self._said(413 if isinstance(error, _TooLarge) else 400, "web_bad_request")
+        token_hash = hash_token(token)
+        if not token or token_hash not in self.paired:
+            self.turn_away("not paired", address_key(request.remote))
+            return self._said(401, "phone_not_paired")
+        variant = body.get("variant", False) if isinstance(body, dict) else False
+        if not (variant is None or isinstance(variant, str)):
+            return self._said(400, "web_bad_request")
+        answer = await self._ask(lambda reply: PhoneSetup(variant, token_hash, reply))
+        return _json(answer.status, answer.to_json())
 
     async def _preview(self, request: web.Request) -> web.Response:
         return await self._move(request, preview_only=True)

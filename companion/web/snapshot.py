@@ -21,7 +21,14 @@ from typing import Any
 from msgspec import Struct, to_builtins
 
 from companion.core import i18n
-from companion.core.controller import Controller, Happened, Shown, Undone, message_words
+from companion.core.controller import (
+    Controller,
+    Happened,
+    Screen,
+    Shown,
+    Undone,
+    message_words,
+)
 from companion.core.entry import KEY_KINDS, refused_before_entry
 from engine.actions import Action
 from engine.cards import Color
@@ -56,6 +63,13 @@ LABELS = {
     "pair": "web_pair",
     "pair_waiting": "web_pair_waiting",
     "paired_as": "web_paired_as",
+    "setup_title": "web_setup_title",
+    "setup_search": "web_setup_search",
+    "setup_next": "web_setup_next",
+    "setup_more": "web_setup_more",
+    "setup_none_found": "web_setup_none_found",
+    "setup_pair": "web_setup_pair",
+    "variant_none": "variant_none",
     "moved_on": "web_moved_on",
     "no_answer": "web_no_answer",
     "sending": "web_sending",
@@ -142,6 +156,10 @@ class Snapshot(Struct, frozen=True):
 
     language: str
     labels: tuple[tuple[str, str], ...]
+    #: The panel shows the set-up: a paired phone may choose the next game's variant.
+    setting_up: bool = False
+    #: The next game's variant as the set-up has it, in words ("No variant" for none).
+    next_variant: str = ""
     playing: bool = False
     game: str = ""
     actions: int = 0
@@ -226,8 +244,12 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
     findings = tuple(controller.findings_words())
     if findings:
         findings += (i18n.tr(lang, "web_findings_ok"),)
+    setup: dict[str, Any] = {
+        "setting_up": controller.screen is Screen.SETUP,
+        "next_variant": controller.draft.options.variant or i18n.tr(lang, "variant_none"),
+    }
     if game is None:
-        return Snapshot(language=lang, labels=labels(lang), findings=findings)
+        return Snapshot(language=lang, labels=labels(lang), findings=findings, **setup)
     from companion.core.words import final_round_text, score_text, token_count, turn_text
 
     names = game.setup.names
@@ -259,6 +281,7 @@ def build_snapshot(controller: Controller, *, game_key: str = "") -> Snapshot:
         for event in reversed(game.events[-RECENT_ACTIONS:])
     )
     return Snapshot(
+        **setup,
         language=lang,
         labels=labels(lang),
         playing=True,

@@ -33,6 +33,8 @@ import pytest
 from support.needs import PHONE, need_tool, unavailable
 from test_web_browser import free_port, snapshot_of
 
+from companion.core.controller import Controller, SetupDraft
+from companion.vocabulary.phone import hash_token
 from companion.web.server import WebServer
 from companion.web.snapshot import SnapshotBoard, build_snapshot
 
@@ -425,6 +427,39 @@ def test_my_hand_shows_the_seat_picked_once(phone: Phone) -> None:
         assert phone.texts("#all-hands .seat .name") == ["Ann", "Bo"]
         assert phone.width() <= PHONE["width"]
         phone.shot("every-hand")
+    finally:
+        server.stop()
+
+
+def test_a_paired_phone_searches_the_next_variant(phone: Phone) -> None:
+    """Issue 35 in Firefox and Safari's engine: while the panel shows the set-up, a paired
+    phone sees the next game's variant, and a few letters typed get the companion's own
+    search (tests/web/test_phone_setup.py picks one in Chromium with the real app)."""
+    board = SnapshotBoard(build_snapshot(Controller(SetupDraft(players=3))))
+    server, url = serve(board, "setu2345")
+    server.paired = {hash_token("phone-token"): "Di"}
+    try:
+        phone.open(url + "?code=setu2345")
+        phone.wait_for("#setup:not([hidden])")
+        assert phone.text("#setup-next") == "Next game: No variant"
+        phone.run("localStorage.setItem('hanabi-phone-token', 'phone-token')")
+        phone.reload()
+        phone.wait_for('#setup-results[data-search=""] button')
+        assert phone.texts("#setup-results button")[:3] == [
+            "No variant",
+            "Black (6 Suits)",
+            "Rainbow (6 Suits)",
+        ]
+        phone.run(
+            "const box = document.getElementById('setup-search');"
+            "box.value = 'null rainbow'; box.dispatchEvent(new Event('input'));"
+        )
+        phone.wait_for('#setup-results[data-search="null rainbow"] button')
+        names = phone.texts("#setup-results button")
+        assert names[0] == "Rainbow-Ones & Null (6 Suits)"
+        assert all("Null" in name and "Rainbow" in name for name in names), names
+        assert phone.width() <= PHONE["width"]
+        phone.shot("variant-search")
     finally:
         server.stop()
 

@@ -4,7 +4,7 @@ The companion runs in its window (Xvfb, keys by xdotool) with ``[game] variant``
 config file: the game started with Return is that variant, and the phone's page (Debian's
 Chromium through Playwright) names it under the score line, names the multicolour cards'
 firework by the special suit, and shows Clue Starved's half tokens as ``7½/8``.
-Phones do not set games up (docs/decisions/0108): the search is the panel's.
+A phone choosing the next game's variant: tests/web/test_phone_setup.py (decision 0124).
 """
 
 from __future__ import annotations

@@ -212,7 +212,7 @@ function draw() {
     $("view-" + name).hidden = name !== view || (!s.playing && name !== "history");
   }
   $("phone").hidden = view !== "table";
-  if (view === "table") drawPairing(s);
+  if (view === "table") { drawPairing(s); drawSetup(s); } // setup.js: the next variant
   if (view === "history") { openHistory(); return; }
   if (!s.playing) return;
   document.body.dataset.actions = String(s.actions);
@@ -382,7 +382,8 @@ function offerPairing(text) {
   pairing = true;
   pairError = text || null;
   const seat = chosenSeat();
-  if (!$("pair-name").value && seat !== null) $("pair-name").value = snapshot.seats[seat].name;
+  const seats = snapshot.seats || [];
+  if (!$("pair-name").value && seat !== null && seats[seat]) $("pair-name").value = seats[seat].name;
 }
 
 // -- the flows ---------------------------------------------------------------------------
