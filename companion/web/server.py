@@ -573,6 +573,13 @@ class WebServer:
         except web.HTTPRequestEntityTooLarge:
             raise _TooLarge() from None
 
+    def _bad_body(self, error: BadRequest) -> web.Response:
+        """A body the page never sends, in one sentence: another site's (403), too long
+        (413), not what the request takes (400)."""
+        if isinstance(error, _CrossSite):
+            return self._said(403, "web_cross_site")
+        return self._said(413 if isinstance(error, _TooLarge) else 400, "web_bad_request")
+
     async def _pair(self, request: web.Request) -> web.Response:
         """A phone's pairing: at most :data:`PAIR_TRIES_PER_ADDRESS` a minute from one
         address (no limit in all: a flood from one address never refuses another); the
@@ -585,10 +592,8 @@ class WebServer:
             return self._said(429, "phone_pair_too_many")
         try:
             body = await self._body(request)
-        except _CrossSite:
-            return self._said(403, "web_cross_site")
         except BadRequest as error:
-            return self._said(413 if isinstance(error, _TooLarge) else 400, "web_bad_request")
+            return self._bad_body(error)
         if not isinstance(body, dict) or not isinstance(body.get("code"), str):
             return self._said(400, "web_bad_request")
         token = new_token()
@@ -617,10 +622,8 @@ class WebServer:
         token = request.headers.get(TOKEN_HEADER, "")
         try:
             body = await self._body(request)
-        except _CrossSite:
-            return self._said(403, "web_cross_site")
         except BadRequest as error:
-            return self._said(413 if isinstance(error, _TooLarge) else 400, "web_bad_request")
+            return self._bad_body(error)
         token_hash = hash_token(token)
         if not token or token_hash not in self.paired:
             self.turn_away("not paired", address_key(request.remote))
@@ -648,10 +651,8 @@ class WebServer:
                 self.turn_away("not paired", address_key(request.remote))
                 return self._said(401, "phone_not_paired")
             move = parse_move(body, preview_only=preview_only)
-        except _CrossSite:
-            return self._said(403, "web_cross_site")
         except BadRequest as error:
-            return self._said(413 if isinstance(error, _TooLarge) else 400, "web_bad_request")
+            return self._bad_body(error)
         token_hash = hash_token(token)
         if token_hash not in self.paired:  # checked here: the app loop never sees it
             self.turn_away("not paired", address_key(request.remote))

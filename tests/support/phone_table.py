@@ -11,6 +11,9 @@ makes on what the page drew.
 
 from __future__ import annotations
 
+import http.client
+import itertools
+import json
 import os
 import socket
 import subprocess
@@ -25,6 +28,7 @@ from companion.panel.display import open_display
 from companion.shell.app import App, resume
 from companion.shell.web_link import WebLink
 from companion.storage import Storage
+from companion.web.server import TOKEN_HEADER
 from engine.log import GameLog, parse_log
 from engine.options import GameOptions
 from hardware.events import InputEvent, Key, Press, Select
@@ -196,3 +200,50 @@ class Phone:
     def answer(self) -> str:
         self.page.wait_for_selector("#act-status:not([hidden])", timeout=SHOWN_MS)
         return str(self.page.inner_text("#act-status"))
+
+
+class PhoneApi:
+    """The page's requests to a :class:`LiveTable`, made from the test's thread as a phone
+    makes them (the table code as a cookie, the pairing token once paired)."""
+
+    def __init__(self, table: LiveTable) -> None:
+        assert table.web.server is not None
+        self.port, self.code = table.web.server.bound_port, table.web.code
+        self.token = ""
+        self._ids = (f"phone-api-{n:010d}" for n in itertools.count())
+
+    def request(self, method: str, path: str, body: object = None) -> tuple[int, Any]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            headers = {"Cookie": f"table={self.code}", "Content-Type": "application/json"}
+            if self.token:
+                headers[TOKEN_HEADER] = self.token
+            data = None if body is None else json.dumps(body).encode()
+            connection.request(method, path, body=data, headers=headers)
+            answer = connection.getresponse()
+            return answer.status, json.loads(answer.read())
+        finally:
+            connection.close()
+
+    def pair(self, table: LiveTable, name: str) -> None:
+        """Pair with the code the panel's Phones page shows (the panel says OK), then
+        back to where the panel was."""
+        code = table.open_phones_page()
+        status, answer = self.request("POST", "/api/pair", {"code": code, "name": name})
+        assert status == 200, answer
+        self.token = answer["token"]
+        table.back_to_game()
+
+    def new_id(self) -> str:
+        return next(self._ids)
+
+    def move(self, path: str, action: object, request_id: str | None = None) -> tuple[int, Any]:
+        """An action on the position the phone sees (a new request id unless given)."""
+        snapshot = self.request("GET", "/snapshot.json")[1]
+        body = {
+            "id": request_id or self.new_id(),
+            "game": snapshot["game"],
+            "position": snapshot["actions"],
+            "action": action,
+        }
+        return self.request("POST", path, body)

@@ -9,19 +9,16 @@ The browser test is skipped where Chromium or Playwright is missing, except in C
 
 from __future__ import annotations
 
-import http.client
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.phone_table import LiveTable, Phone, wait_until
+from support.phone_table import LiveTable, Phone, PhoneApi, wait_until
 
 from companion.core import i18n
 from companion.core.controller import Screen
-from companion.web.server import TOKEN_HEADER
 from engine.cards import Card
 from engine.errors import CardExhausted
 from engine.reveal import Reveal
@@ -35,7 +32,6 @@ HANDS = {
     1: ("B1", "B1", "B1", "B2", "B2"),
     2: ("Y1", "Y1", "Y1", "Y2"),
 }
-IDS = iter(f"phone-reveal-{n:08d}" for n in range(10**6))
 
 
 def shot(page: Any, name: str) -> None:
@@ -81,45 +77,6 @@ def panel_shows(table: LiveTable, seat: int) -> None:
     wait_until(lambda: seat in controller.reveals.seats, f"seat {seat}'s hand shown")
 
 
-class Api:
-    """The page's requests, from the test's thread (the app's loop turns in its own)."""
-
-    def __init__(self, table: LiveTable) -> None:
-        assert table.web.server is not None
-        self.port, self.code = table.web.server.bound_port, table.web.code
-        self.token = ""
-
-    def request(self, method: str, path: str, body: object = None) -> tuple[int, Any]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        try:
-            headers = {"Cookie": f"table={self.code}", "Content-Type": "application/json"}
-            if self.token:
-                headers[TOKEN_HEADER] = self.token
-            data = None if body is None else json.dumps(body).encode()
-            connection.request(method, path, body=data, headers=headers)
-            answer = connection.getresponse()
-            return answer.status, json.loads(answer.read())
-        finally:
-            connection.close()
-
-    def pair(self, table: LiveTable, name: str) -> None:
-        code = table.open_phones_page()
-        status, answer = self.request("POST", "/api/pair", {"code": code, "name": name})
-        assert status == 200, answer
-        self.token = answer["token"]
-        table.back_to_game()
-
-    def move(self, path: str, action: object, request_id: str | None = None) -> tuple[int, Any]:
-        snapshot = self.request("GET", "/snapshot.json")[1]
-        body = {
-            "id": request_id or next(IDS),
-            "game": snapshot["game"],
-            "position": snapshot["actions"],
-            "action": action,
-        }
-        return self.request("POST", path, body)
-
-
 def shown(seat: int, cards: list[str]) -> dict[str, Any]:
     return {"action": "reveal", "player": seat, "cards": cards}
 
@@ -132,7 +89,7 @@ def table(tmp_path: Path) -> Iterator[LiveTable]:
 
 
 def test_the_web_api_takes_a_phones_hand_card_by_card(table: LiveTable) -> None:
-    api = Api(table)
+    api = PhoneApi(table)
     api.pair(table, "Bo")
     finish(table)
     status, answer = api.move("/api/preview", shown(1, codes(1)[:2]))
@@ -143,7 +100,7 @@ def test_the_web_api_takes_a_phones_hand_card_by_card(table: LiveTable) -> None:
         "en", CardExhausted(card=Card.from_code("R5"), copies=1), NAMES
     )
     assert table.stored().reveals == []
-    request_id = next(IDS)
+    request_id = api.new_id()
     status, answer = api.move("/api/act", shown(1, codes(1)), request_id)
     assert status == 200 and answer["ok"], answer
     assert answer["text"] == (

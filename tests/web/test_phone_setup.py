@@ -8,43 +8,19 @@ The browser test is skipped where Chromium or Playwright is missing, except in C
 
 from __future__ import annotations
 
-import http.client
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.phone_table import SHOWN_MS, LiveTable, Phone, wait_until
+from support.phone_table import SHOWN_MS, LiveTable, Phone, PhoneApi, wait_until
 
 from companion.core.controller import Screen, message_words
-from companion.web.server import TOKEN_HEADER, VARIANTS_SHOWN
+from companion.web.server import VARIANTS_SHOWN
 from hardware.events import Key, Press
 
 MUDDY = "Muddy Rainbow (6 Suits)"
-
-
-class Api:
-    """The page's requests, from the test's thread (the app's loop turns in its own)."""
-
-    def __init__(self, table: LiveTable) -> None:
-        assert table.web.server is not None
-        self.port, self.code = table.web.server.bound_port, table.web.code
-        self.token = ""
-
-    def request(self, method: str, path: str, body: object = None) -> tuple[int, Any]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        try:
-            headers = {"Cookie": f"table={self.code}", "Content-Type": "application/json"}
-            if self.token:
-                headers[TOKEN_HEADER] = self.token
-            data = None if body is None else json.dumps(body).encode()
-            connection.request(method, path, body=data, headers=headers)
-            answer = connection.getresponse()
-            return answer.status, json.loads(answer.read())
-        finally:
-            connection.close()
 
 
 @pytest.fixture
@@ -61,7 +37,7 @@ def snapshot(table: LiveTable) -> Any:
 
 
 def test_the_search_is_the_set_ups_own(table: LiveTable) -> None:
-    api = Api(table)
+    api = PhoneApi(table)
     status, found = api.request("GET", "/api/variants?q=muddy%20rainbow%206")
     assert status == 200 and MUDDY in found["names"]
     for name in found["names"]:  # every word of the search in every name found
@@ -77,7 +53,7 @@ def test_the_search_is_the_set_ups_own(table: LiveTable) -> None:
 
 
 def test_a_paired_phone_chooses_the_variant_at_the_set_up(table: LiveTable) -> None:
-    api = Api(table)
+    api = PhoneApi(table)
     controller = table.app.controller
     status, answer = api.request("POST", "/api/setup", {"variant": MUDDY})
     assert status == 401 and not answer["ok"]  # not paired: never reaches the app loop

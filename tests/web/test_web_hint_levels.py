@@ -14,18 +14,15 @@ SQLite files, its web server):
 
 from __future__ import annotations
 
-import http.client
-import json
 from collections.abc import Iterator
 from itertools import count
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.phone_table import LiveTable, Phone, wait_until
+from support.phone_table import LiveTable, Phone, PhoneApi, wait_until
 
 from companion.core.controller import HintLevel
-from companion.web.server import TOKEN_HEADER
 from engine.actions import Hint
 from engine.cards import Color
 from hardware.events import ChooseColor, ChooseRank, Key, Press, Select
@@ -55,19 +52,10 @@ def call(
     table: LiveTable, method: str, path: str, body: object = None, token: str = ""
 ) -> tuple[int, dict[str, Any]]:
     """One request to the table's server, as a phone makes it."""
-    server = table.web.server
-    assert server is not None
-    connection = http.client.HTTPConnection("127.0.0.1", server.bound_port, timeout=30)
-    try:
-        headers = {"Cookie": f"table={table.web.code}", "Content-Type": "application/json"}
-        if token:
-            headers[TOKEN_HEADER] = token
-        data = None if body is None else json.dumps(body).encode()
-        connection.request(method, path, body=data, headers=headers)
-        answer = connection.getresponse()
-        return answer.status, json.loads(answer.read())
-    finally:
-        connection.close()
+    api = PhoneApi(table)
+    api.token = token
+    status, answer = api.request(method, path, body)
+    return status, answer
 
 
 def pair(table: LiveTable, name: str) -> str:
