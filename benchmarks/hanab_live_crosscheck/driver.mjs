@@ -29,6 +29,8 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 
+import { checkEnd } from "./server.mjs";
+
 const FORMAT = "hanab-live-crosscheck/1";
 const PLAIN = { Red: "R", Yellow: "Y", Green: "G", Blue: "B", Purple: "W" };
 const CLUE_LABEL = { Red: "red", Yellow: "yellow", Green: "green", Blue: "blue", Purple: "white" };
@@ -341,25 +343,6 @@ function asColumns(states) {
   });
   columns.end = states[states.length - 1].end;
   return columns;
-}
-
-/** The server's Game.CheckEnd (game.go) for the rules in play here; null while the game goes on. */
-function checkEnd(game, variant, state, identities, endTurn, cannotBePlayed) {
-  if (state.strikes.length >= game.MAX_STRIKES) return "strikeout";
-  if (endTurn !== null && state.turn.turnNum === endTurn) return "final_round";
-  if (state.score === state.stats.maxScore) return "max_score";
-  for (const [suitIndex, stack] of state.playStacks.entries()) {
-    if (stack.length === variant.stackSize) continue;
-    const needed = stack.length + 1;
-    const alive = identities.some((card, order) => {
-      if (card.suitIndex !== suitIndex || card.rank !== needed) return false;
-      const cardState = state.deck[order];
-      const discarded = cardState !== undefined && cardState.location === "discard";
-      return !discarded && !cannotBePlayed.has(order);
-    });
-    if (alive) return null;
-  }
-  return "no_playable";
 }
 
 /** The legal actions of seat p, and one of them: sensible with probability `skill`, else any. */

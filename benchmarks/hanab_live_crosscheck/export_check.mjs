@@ -19,6 +19,8 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 
+import { checkEnd } from "./server.mjs";
+
 const FORMAT = "hanab-live-export-check/1";
 
 function parseArgs(argv) {
@@ -147,7 +149,7 @@ function replay(game, data) {
     if (endTurn !== null && endTurn !== actedTurn + players + 1) {
       for (const order of state.hands[p]) cannotBePlayed.add(order);
     }
-    if (ends(game, variant, state, identities, endTurn, cannotBePlayed)) endedAt = index;
+    if (checkEnd(game, variant, state, identities, endTurn, cannotBePlayed)) endedAt = index;
   });
   const discards = [];
   for (const stack of state.discardStacks) {
@@ -162,25 +164,6 @@ function replay(game, data) {
     over: endedAt === data.actions.length - 1,
     problems,
   };
-}
-
-/** The server's CheckEnd (driver.mjs, checkEnd): does the game end here? */
-function ends(game, variant, state, identities, endTurn, cannotBePlayed) {
-  if (state.strikes.length >= game.MAX_STRIKES) return true;
-  if (endTurn !== null && state.turn.turnNum === endTurn) return true;
-  if (state.score === state.stats.maxScore) return true;
-  for (const [suitIndex, stack] of state.playStacks.entries()) {
-    if (stack.length === variant.stackSize) continue;
-    const needed = stack.length + 1;
-    const alive = identities.some((card, order) => {
-      if (card.suitIndex !== suitIndex || card.rank !== needed) return false;
-      const cardState = state.deck[order];
-      const discarded = cardState !== undefined && cardState.location === "discard";
-      return !discarded && !cannotBePlayed.has(order);
-    });
-    if (alive) return false;
-  }
-  return true;
 }
 
 async function main() {

@@ -150,6 +150,16 @@ class _Sum(Struct):
         self.rated += rated
         self.efficiency += eff
 
+    def merge(self, other: _Sum) -> None:
+        """Add another group's figures to these."""
+        self.games += other.games
+        self.total += other.total
+        self.best = max(self.best, other.best)
+        self.perfect += other.perfect
+        self.strikeouts += other.strikeouts
+        self.rated += other.rated
+        self.efficiency += other.efficiency
+
     def average_efficiency(self) -> float | None:
         return round(self.efficiency / self.rated, 4) if self.rated > 0 else None
 
@@ -199,13 +209,7 @@ def _setup_rows(rows: list[tuple[Any, ...]]) -> list[StatsRow]:
     for (players, variant), part in _setup_sums(rows).items():
         options = _options_of_variant(variant)
         _, whole = groups.setdefault((players, options.code()), (options, _Sum()))
-        whole.games += part.games
-        whole.total += part.total
-        whole.best = max(whole.best, part.best)
-        whole.perfect += part.perfect
-        whole.strikeouts += part.strikeouts
-        whole.rated += part.rated
-        whole.efficiency += part.efficiency
+        whole.merge(part)
     return [
         StatsRow(
             players,

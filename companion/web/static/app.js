@@ -474,6 +474,11 @@ async function confirmFlow() {
   const f = flow;
   const action = flowAction();
   if (!action || f.sending) return;
+  await sendFlow(f, action);
+}
+
+// The flow's action sent (an entry's, a hand shown: reveal.js), and its answer said.
+async function sendFlow(f, action) {
   const wanted = JSON.stringify(action);
   // the same action confirmed again (its answer never came) keeps its id: recorded once
   if (!f.sent || f.sent.action !== wanted) f.sent = { id: requestId(), action: wanted };

@@ -61,22 +61,7 @@ async function revealCard() {
 async function confirmReveal() {
   const f = flow;
   if (f.sending) return;
-  const action = revealAction(f);
-  const wanted = JSON.stringify(action);
-  if (!f.sent || f.sent.action !== wanted) f.sent = { id: requestId(), action: wanted };
-  f.sending = true;
-  f.message = null;
-  draw();
-  const answer = await postAgain("/api/act", { id: f.sent.id, game: f.game, position: f.position, action });
-  f.sending = false;
-  if (flow !== f) return;
-  const text = answer.data.text || "";
-  if (answer.status === 200 && answer.data.ok) closeFlow(text, false);
-  else if (answer.status === 401) { unpaired(text); draw(); }
-  else if (answer.status === 0 || answer.status === 503) {
-    f.message = { text: text || snapshot.labels.no_answer, warn: true };
-    draw();
-  } else closeFlow(text || snapshot.labels.no_answer, true);
+  await sendFlow(f, revealAction(f)); // app.js: as an entry's action is sent
 }
 
 function slotSaid(label, slot) {
