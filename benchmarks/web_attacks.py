@@ -54,6 +54,8 @@ STREAM_FLOOD = 1000
 IDLE_FLOOD = 2000
 UNPAIRED_RATE = 1000  # a second
 SOURCES = 60  # 127.0.0.2 ... 127.0.0.61
+#: A flood's connection the kernel keeps out is given up after this long (seconds).
+FLOOD_TIMEOUT = 2.0
 #: The database on a RAM disk: a disk's flushes (here, up to 0.8 s on a shared virtual
 #: disk, with no flood at all) stall the panel behind a phone's stored action, floods or
 #: not, and would drown what the floods do (no flood writes to the disk: see "rows").
@@ -93,29 +95,42 @@ async def _unpaired_flood(port: int, code: str, seconds: float) -> int:
 async def _requests(
     port: int, request: bytes, seconds: float, count: int, rate: float | None
 ) -> int:
+    """Send ``request`` on a connection of its own ``count`` times in ``seconds``: at
+    ``rate`` a second whatever became of the earlier ones (an attacker's pace), or else
+    20 at a time. A connection the kernel keeps out (its SYNs dropped) is given up after
+    FLOOD_TIMEOUT, as a client's script would."""
     end = time.monotonic() + seconds
-    sent = 0
     start = time.monotonic()
+    places = asyncio.Semaphore(20 if rate is None else int(rate * FLOOD_TIMEOUT))
+    pending: set[asyncio.Task[None]] = set()
 
     async def one(number: int) -> None:
         try:
-            reader, writer = await asyncio.open_connection(
-                HOST, port, local_addr=(source(number), 0)
-            )
-            writer.write(request)
-            await reader.read()
-            writer.close()
-        except OSError:
+            async with asyncio.timeout(FLOOD_TIMEOUT):
+                reader, writer = await asyncio.open_connection(
+                    HOST, port, local_addr=(source(number), 0)
+                )
+                writer.write(request)
+                await reader.read()
+                writer.close()
+        except (OSError, TimeoutError):
             pass
+        finally:
+            places.release()
 
+    sent = 0
     while sent < count and time.monotonic() < end:
-        batch = [one(sent + i) for i in range(20)]
-        sent += len(batch)
-        await asyncio.gather(*batch)
+        for _ in range(20):
+            await places.acquire()
+            task = asyncio.create_task(one(sent))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+            sent += 1
         if rate is not None:
             ahead = sent / rate - (time.monotonic() - start)
             if ahead > 0:
                 await asyncio.sleep(ahead)
+    await asyncio.gather(*pending)
     return sent
 
 

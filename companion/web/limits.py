@@ -136,6 +136,12 @@ class Window:
             events.popleft()
         return len(events) >= self.limit
 
+    def opens_at(self, key: str) -> float | None:
+        """When ``key``'s window has room again if it is full now (on its clock), else None."""
+        if not self.full(key):
+            return None
+        return self._events[key][0] + self.seconds
+
 
 class Gate:
     """Places held at once: at most ``each`` per key and ``total`` in all."""
