@@ -98,6 +98,7 @@ def attach(sock: socket.socket, code: bytes) -> None:
 
 
 def _family(key: str) -> socket.AddressFamily | None:
+    """The family of a limit's key (an IPv4 address, an IPv6 /64), None for any other."""
     try:
         network = ipaddress.ip_network(key)
     except ValueError:
@@ -140,6 +141,7 @@ class Fence:
         self._wake_at(min(self.closed.values()))
 
     def _reopen(self) -> None:
+        """Let in the addresses whose windows have room now; wait for the next one."""
         self._timer = None
         now = time.monotonic()
         opened = [key for key, until in self.closed.items() if until <= now]
