@@ -54,7 +54,7 @@ STREAM_FLOOD = 1000
 IDLE_FLOOD = 2000
 UNPAIRED_RATE = 1000  # a second
 SOURCES = 60  # 127.0.0.2 ... 127.0.0.61
-#: A flood's connection the kernel keeps out is given up after this long (seconds).
+#: A flood's connection not answered is given up after this long (seconds).
 FLOOD_TIMEOUT = 2.0
 #: The database on a RAM disk: a disk's flushes (here, up to 0.8 s on a shared virtual
 #: disk, with no flood at all) stall the panel behind a phone's stored action, floods or
@@ -97,8 +97,9 @@ async def _requests(
 ) -> int:
     """Send ``request`` on a connection of its own ``count`` times in ``seconds``: at
     ``rate`` a second whatever became of the earlier ones (an attacker's pace), or else
-    20 at a time. A connection the kernel keeps out (its SYNs dropped) is given up after
-    FLOOD_TIMEOUT, as a client's script would."""
+    20 at a time. A connection not answered (a server that stopped accepting, or one
+    that drops it) is given up after FLOOD_TIMEOUT, as a client's script would: a
+    defence that slows the flood's connections cannot slow the flood itself."""
     end = time.monotonic() + seconds
     start = time.monotonic()
     places = asyncio.Semaphore(20 if rate is None else int(rate * FLOOD_TIMEOUT))

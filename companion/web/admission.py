@@ -1,8 +1,7 @@
 """Who gets a connection to the page for phones: a peer on the LAN, within its limits.
 
-A peer off the Pi's networks, closed for its refusals (and not kept out by the kernel
-already, :mod:`companion.web.fence`), or over its address's share of connections is
-closed at once, unread (issue 37): by :class:`GatedSite`, the listening
+A peer off the Pi's networks, closed for its refusals, or over its address's share of
+connections is closed at once, unread (issue 37): by :class:`GatedSite`, the listening
 socket's own ``accept()``, before asyncio makes it a transport (a flood of connections
 then costs the interpreter, which the panel shares, a tenth); else by
 :class:`Admission`, which stands in front of aiohttp's protocol for each connection. A

@@ -31,12 +31,11 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 #: Refusals one address may earn in :data:`REFUSAL_WINDOW` seconds for what no honest
 #: page does more than once or twice (a POST without a paired token, a Host that is not
-#: the companion, pairing over its limit); past that the kernel drops its SYNs
-#: (:mod:`companion.web.fence`), or its connections are closed unread, until the window
-#: has room again. A flood from it then costs the server nothing (or an accept), not a
-#: request: 1,000 unpaired POSTs a second took a quarter of a core from the web thread,
-#: which shares the interpreter with the panel (issue 37, decisions 0093 and 0125).
-#: Keep it per address and this small: it holds the panel's key-to-frame p99 under a flood.
+#: the companion, pairing over its limit); past that its connections are closed unread
+#: until the window has room again. A flood from it then costs the server an accept,
+#: not a request: 1,000 unpaired POSTs a second took a quarter of a core from the web
+#: thread, which shares the interpreter with the panel (issue 37, decision 0093). Keep
+#: it per address and this small: it holds the panel's key-to-frame p99 under a flood.
 REFUSALS_PER_ADDRESS = 20
 REFUSAL_WINDOW = 60.0
 #: Pairing requests one address may send in :data:`PAIR_WINDOW` seconds (the app loop
@@ -136,12 +135,6 @@ class Window:
         while events and now - events[0] > self.seconds:
             events.popleft()
         return len(events) >= self.limit
-
-    def opens_at(self, key: str) -> float | None:
-        """When ``key``'s window has room again if it is full now (on its clock), else None."""
-        if not self.full(key):
-            return None
-        return self._events[key][0] + self.seconds
 
 
 class Gate:

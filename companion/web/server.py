@@ -63,7 +63,6 @@ from companion.vocabulary.phone import (
     parse_move,
 )
 from companion.web.admission import Admission, GatedSite, listening_sockets
-from companion.web.fence import Fence
 from companion.web.limits import (
     CONNECTIONS_PER_ADDRESS,
     MAX_CONNECTIONS,
@@ -214,8 +213,6 @@ class WebServer:
         self.stream_places = Gate(STREAMS_PER_ADDRESS, MAX_STREAMS)
         #: What each address was refused for what no honest page does often.
         self.refusals = Window(REFUSALS_PER_ADDRESS, REFUSAL_WINDOW)
-        #: The addresses closed for their refusals, kept out by the kernel.
-        self.fence = Fence()
         #: Requests turned away here, by why (they never reach the app loop).
         self.turned_away: dict[str, int] = {}
         self.port = port
@@ -268,9 +265,6 @@ class WebServer:
         self.turned_away[why] = self.turned_away.get(why, 0) + 1
         if key is not None:
             self.refusals.allow(key)
-            opens = self.refusals.opens_at(key)
-            if opens is not None:  # closed: the kernel keeps it out (decision 0125)
-                self.fence.close(key, opens)
 
     def closed_to(self, key: str) -> bool:
         """Whether an address has earned too many refusals: its connections are closed
@@ -356,7 +350,6 @@ class WebServer:
             try:
                 for sock in listening_sockets(self.bind or None, self.port):
                     await GatedSite(runner, sock, self._protocol, self).start()
-                    self.fence.guard(sock)
             except OSError as error:
                 where = f"{self.bind or 'every address'}, port {self.port}"
                 self._fail(f"cannot serve the page for phones on {where}: {_reason(error)}")
@@ -368,7 +361,6 @@ class WebServer:
             await self._stopped.wait()
         finally:
             self.board.listen(None)
-            self.fence.stop()
             await runner.cleanup()
 
     def _wake(self) -> None:

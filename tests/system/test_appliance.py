@@ -295,58 +295,6 @@ def test_the_units_limits_hold_on_the_vms_service(appliance: Appliance) -> None:
             sock.close()
 
 
-_KEPT_OUT = """
-import http.client, json, socket, sys
-sys.path.insert(0, "/root/hanabi-companion")
-from companion.web import fence
-PORT = %d
-
-def status(source):
-    connection = http.client.HTTPConnection("127.0.0.1", PORT, 10, source_address=(source, 0))
-    connection.request("GET", "/", headers={"Host": "evil.example"})
-    answer = connection.getresponse()
-    answer.read()
-    connection.close()
-    return answer.status
-
-def connects(source):
-    try:
-        socket.create_connection(("127.0.0.1", PORT), 1, source_address=(source, 0)).close()
-        return True
-    except TimeoutError:
-        return False
-
-statuses = [status("127.0.0.2") for _ in range(20)]
-swapped = []  # two full programs, one after the other, on this kernel
-for family, host, keys in (
-    (socket.AF_INET, "127.0.0.1", ["10.0.0.%%d" %% n for n in range(fence.MAX_FENCED)]),
-    (socket.AF_INET6, "::1", ["2001:db8:%%x::/64" %% n for n in range(fence.MAX_FENCED)]),
-):
-    with socket.create_server((host, 0), family=family) as sock:
-        fence.attach(sock, fence.program(family, keys))
-        fence.attach(sock, fence.program(family, keys[::-1]))  # charged with the first
-        swapped.append(family.name)
-print(json.dumps({"statuses": statuses, "kept_out": not connects("127.0.0.2"),
-                  "other": connects("127.0.0.3"), "swapped": swapped}))
-"""
-
-
-def test_the_kernel_keeps_a_refused_address_out_on_the_vms_service(appliance: Appliance) -> None:
-    """Issue 37 on the target, under the unit's sandbox and the VM's kernel: twenty
-    requests for another host from one address (each refused, 421) and the service's
-    socket filter drops that address's SYNs, while another address is answered; two
-    full programs swap on the kernel (bookworm's 6.1 has 20 KiB for a socket's options).
-    From the guest's own loopback: the host's port forward is every test's one address."""
-    machine = appliance.machine
-    script = _KEPT_OUT % vm.GUEST_WEB_PORT
-    found = json.loads(machine.run("python3", "-c", script, timeout=120).stdout)
-    assert found["statuses"] == [421] * 20, found
-    assert found["kept_out"] and found["other"], found
-    assert found["swapped"] == ["AF_INET", "AF_INET6"], found
-    journal = machine.run("journalctl", "-b", "-u", SERVICE, "-o", "cat", "--no-pager").stdout
-    assert "will not keep closed addresses out" not in journal
-
-
 def test_the_servers_memory_under_the_installed_python(appliance: Appliance) -> None:
     """Issue 21's memory aim on the target: ``benchmarks/web_speed.py --rss`` with the
     installed venv's Python (trixie's 3.13, bookworm's 3.11) and its wheels: the resident
