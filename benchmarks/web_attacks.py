@@ -6,7 +6,8 @@ on 127.0.0.1 ONLY); each flood runs in a child process of this script, against
 to the server, as guests on the Wi-Fi are), bounded in count and in time. During each
 flood an honest phone (127.0.0.1) pairs (the panel says OK), keeps its live page open,
 and acts; the panel takes keys. Printed, per flood: pairing time, page update p99,
-action answer p99, panel key to frame p99, the app loop's CPU, the log's bytes, RSS;
+action answer p99, panel key to frame p99, the app loop's CPU and its door's (the
+process that accepts the connections: companion/web/door.py), the log's bytes, RSS;
 the panel's key p99 as a multiple of idle's (``none``, run first) and whether the
 issue's aims hold (pairing within 5 s, action answer p99 at most 250 ms, the panel's p99
 within 20 % of idle, the log at most 100 kB a minute). ``net p99`` is the panel's key p99
@@ -410,11 +411,31 @@ def cpu_wait(thread: threading.Thread) -> float:
     return int(fields[1]) / 1e9
 
 
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
+def rss_mb(pid: int | str = "self") -> float:
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return 0.0
+    for line in lines:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def process_cpu(pid: int | None) -> float:
+    """Seconds of CPU a process (the page's door) has used so far; 0 for none."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def door_pid(companion: Companion) -> int | None:
+    """The page's door (companion/web/door.py), a process of the app's own."""
+    server = companion.web.server
+    process = server.door.process if server and server.door else None
+    return process.pid if process is not None else None
 
 
 def run(kind: str, seconds: float, data: str | None = None) -> dict[str, float]:
@@ -441,11 +462,14 @@ def run(kind: str, seconds: float, data: str | None = None) -> dict[str, float]:
                     text=True,
                 )
                 time.sleep(lead)  # the flood under way
+            door = door_pid(companion)
             cpu_before, wall = companion.cpu, time.perf_counter()
+            door_before = process_cpu(door)
             figures = honest_phone(companion, time.monotonic() + seconds - lead)
-            figures["loop_cpu_pct"] = (
-                100 * (companion.cpu - cpu_before) / (time.perf_counter() - wall)
-            )
+            took = time.perf_counter() - wall
+            figures["loop_cpu_pct"] = 100 * (companion.cpu - cpu_before) / took
+            figures["door_cpu_pct"] = 100 * (process_cpu(door) - door_before) / took
+            figures["door_rss_mb"] = rss_mb(door) if door is not None else 0.0
             if child is not None:
                 out, _ = child.communicate(timeout=seconds + 60)
                 figures["flood"] = float(out.strip() or 0)
@@ -460,7 +484,7 @@ def run(kind: str, seconds: float, data: str | None = None) -> dict[str, float]:
             companion.stop()
     logging.getLogger().removeHandler(journal)
     figures["journal_bytes"] = float(journal.bytes)
-    figures["rss_mb"] = rss_mb()
+    figures["rss_mb"] = rss_mb() + figures["door_rss_mb"]  # the app's and its door's
     return figures
 
 
@@ -494,7 +518,8 @@ def print_row(kind: str, f: dict[str, float], idle: dict[str, float] | None) -> 
         f"{kind:<9} {f.get('flood', 0):>7.0f} {f['pairing_s']:>7.2f} "
         f"{f['update_p99_ms']:>8.1f}ms {f['answer_p99_ms']:>6.1f}ms "
         f"{f['key_p99_ms']:>6.1f}ms {f['key_median_ms']:>6.1f}ms "
-        f"{f['loop_cpu_pct']:>7.1f}% {f['journal_bytes']:>9.0f} {f['answer_rows']:>5.0f} "
+        f"{f['loop_cpu_pct']:>7.1f}% {f['door_cpu_pct']:>7.1f}% "
+        f"{f['journal_bytes']:>9.0f} {f['answer_rows']:>5.0f} "
         f"{f['rss_mb']:>7.1f} {ratio:>8} {f['net_p99_ms']:>6.1f}ms {net:>8} {aims:>6}",
         flush=True,
     )
@@ -523,7 +548,8 @@ def main() -> int:
     print(f"the database in {args.data or tempfile.gettempdir()}; each flood {args.seconds:g} s")
     print(
         f"{'flood':<9} {'flood n':>7} {'pair s':>7} {'update p99':>10} {'act p99':>8} "
-        f"{'key p99':>8} {'key med':>8} {'loop CPU':>8} {'journal B':>9} {'rows':>5} "
+        f"{'key p99':>8} {'key med':>8} {'loop CPU':>8} {'door CPU':>8} "
+        f"{'journal B':>9} {'rows':>5} "
         f"{'RSS MB':>7} {'key/idle':>8} {'net p99':>8} {'net/idle':>8} {'aims':>6}"
     )
     runs: dict[str, list[dict[str, float]]] = {kind: [] for kind in kinds}

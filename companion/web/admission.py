@@ -1,10 +1,12 @@
 """Who gets a connection to the page for phones: a peer on the LAN, within its limits.
 
 A peer off the Pi's networks, closed for its refusals, or over its address's share of
-connections is closed at once, unread (issue 37): by :class:`GatedSite`, the listening
-socket's own ``accept()``, before asyncio makes it a transport (a flood of connections
-then costs the interpreter, which the panel shares, a tenth); else by
-:class:`Admission`, which stands in front of aiohttp's protocol for each connection. A
+connections is closed at once, unread (issue 37): an address closed for its refusals by
+the door's process (:mod:`companion.web.door`), which accepts the connections and hands
+the others over; then by :class:`Arrivals`, before asyncio makes a connection a
+transport (a flood of connections then costs the interpreter, which the panel shares,
+a tenth); else by :class:`Admission`, which stands in front of aiohttp's protocol for
+each connection. A
 connection that carries a live page is kept to a few tables unread
 (:meth:`Admission.carry_live_page`) and says when it is behind and when not any more
 (:attr:`Admission.paused`, :attr:`Admission.resumed`).
@@ -21,7 +23,8 @@ from typing import Protocol
 
 from aiohttp import web
 
-from companion.web.limits import STREAM_BUFFER, STREAM_SOCKET_BUFFER, Gate, address_key
+from companion.web.limits import STREAM_BUFFER, STREAM_SOCKET_BUFFER, Gate
+from companion.web.peer import address_key
 
 
 class Gatekeeper(Protocol):
@@ -155,23 +158,52 @@ def listening_sockets(host: str | None, port: int) -> list[socket.socket]:
     return made
 
 
+class Arrivals:
+    """Connections accepted, by a listening socket here or by the door's process
+    (:mod:`companion.web.door`): a peer :func:`turned_away_at_once` is closed at once;
+    any other becomes a connection made by ``factory`` (:class:`Admission`)."""
+
+    def __init__(self, factory: Callable[[], asyncio.BaseProtocol], server: Gatekeeper) -> None:
+        self.factory = factory
+        self.server = server
+        self._connecting: set[asyncio.Task[object]] = set()
+
+    def admit(self, connection: socket.socket, remote: str | None) -> None:
+        """Turn ``connection`` (from ``remote``) away, or make it a connection."""
+        why = turned_away_at_once(self.server, remote)
+        if why is not None:
+            self.server.turn_away(why)
+            connection.close()
+            return
+        connection.setblocking(False)
+        task = asyncio.get_running_loop().create_task(self._connect(connection))
+        self._connecting.add(task)
+        task.add_done_callback(self._connecting.discard)
+
+    async def _connect(self, connection: socket.socket) -> None:
+        try:
+            await asyncio.get_running_loop().connect_accepted_socket(self.factory, connection)
+        except OSError:  # the peer is gone already
+            connection.close()
+
+
 class GatedSite(web.BaseSite):
-    """aiohttp's site for one listening socket that accepts by itself: a peer
-    :func:`turned_away_at_once` is closed right after ``accept()``; any other becomes a
-    connection made by ``factory`` (:class:`Admission`)."""
+    """aiohttp's site for one listening socket whose connections are accepted by the
+    door's process, or, with ``accepting`` (no door, or the door stopped:
+    :meth:`accept_here`), by itself; either way they arrive at ``arrivals``."""
 
     def __init__(
         self,
         runner: web.BaseRunner,
         sock: socket.socket,
-        factory: Callable[[], asyncio.BaseProtocol],
-        server: Gatekeeper,
+        arrivals: Arrivals,
+        *,
+        accepting: bool = True,
     ) -> None:
         super().__init__(runner, backlog=BACKLOG)
         self.sock = sock
-        self.factory = factory
-        self.server = server
-        self._connecting: set[asyncio.Task[object]] = set()
+        self.arrivals = arrivals
+        self.accepting = accepting
 
     @property
     def name(self) -> str:
@@ -182,8 +214,16 @@ class GatedSite(web.BaseSite):
         await super().start()
         loop = asyncio.get_running_loop()
         # asyncio's server, for aiohttp to stop (it closes the socket), not to accept
-        self._server = await loop.create_server(self.factory, sock=self.sock, start_serving=False)
-        loop.add_reader(self.sock.fileno(), self._accept)
+        factory = self.arrivals.factory
+        self._server = await loop.create_server(factory, sock=self.sock, start_serving=False)
+        if self.accepting:
+            loop.add_reader(self.sock.fileno(), self._accept)
+
+    def accept_here(self) -> None:
+        """Accept by itself from now on (the door stopped)."""
+        if not self.accepting:
+            self.accepting = True
+            self._accept_again()
 
     def _accept(self) -> None:
         """Every connection waiting (as asyncio's own accept, but a peer turned away is
@@ -202,22 +242,8 @@ class GatedSite(web.BaseSite):
                 loop.remove_reader(self.sock.fileno())
                 loop.call_later(ACCEPT_AGAIN, self._accept_again)
                 return
-            why = turned_away_at_once(self.server, str(peer[0]) if peer else None)
-            if why is not None:
-                self.server.turn_away(why)
-                connection.close()
-                continue
-            connection.setblocking(False)
-            task = loop.create_task(self._connect(connection))
-            self._connecting.add(task)
-            task.add_done_callback(self._connecting.discard)
+            self.arrivals.admit(connection, str(peer[0]) if peer else None)
 
     def _accept_again(self) -> None:
         if self._server is not None and self.sock.fileno() != -1:  # not stopped meanwhile
             asyncio.get_running_loop().add_reader(self.sock.fileno(), self._accept)
-
-    async def _connect(self, connection: socket.socket) -> None:
-        try:
-            await asyncio.get_running_loop().connect_accepted_socket(self.factory, connection)
-        except OSError:  # the peer is gone already
-            connection.close()

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import ipaddress
 import logging
 import socket
@@ -24,6 +23,8 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+from companion.web.peer import MAX_KEYS, peer_address
 
 log = logging.getLogger("hanabi-companion")
 
@@ -66,40 +67,6 @@ STREAM_SOCKET_BUFFER = 16 * 1024
 STREAM_BUFFER = 16 * 1024
 #: How often at most the loop's errors (a failed ``accept()``) are said, with a count.
 ERROR_LOG_SECONDS = 60.0
-#: Keys a per-address counter keeps before forgetting the idle ones.
-MAX_KEYS = 4096
-
-
-@functools.lru_cache(maxsize=MAX_KEYS)
-def _address(remote: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """A peer's address (an IPv4-mapped IPv6 one as IPv4; a zone dropped), None if it
-    is none. Kept: a flood comes from a few addresses, each connection asks twice."""
-    try:
-        address = ipaddress.ip_address(remote.partition("%")[0])
-    except ValueError:
-        return None
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return address.ipv4_mapped
-    return address
-
-
-@functools.lru_cache(maxsize=MAX_KEYS)
-def address_key(remote: str | None) -> str:
-    """Whom a limit counts: the IPv4 address, or the /64 an IPv6 address is in.
-
-    >>> address_key("192.168.1.7"), address_key("::ffff:192.168.1.7")
-    ('192.168.1.7', '192.168.1.7')
-    >>> address_key("2001:db8:1:2:aaaa::1")
-    '2001:db8:1:2::/64'
-    """
-    if not remote:
-        return ""
-    address = _address(remote)
-    if address is None:
-        return remote
-    if isinstance(address, ipaddress.IPv6Address):
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
 
 
 class Window:
@@ -125,6 +92,13 @@ class Window:
                 k: q for k, q in self._events.items() if q and now - q[-1] <= self.seconds
             }
         return True
+
+    def full_until(self, key: str) -> float | None:
+        """When ``key``'s window has room again if it is full now (its clock), else None."""
+        events = self._events.get(key)
+        if events is None or not self.full(key):
+            return None
+        return events[-self.limit] + self.seconds
 
     def full(self, key: str, now: float | None = None) -> bool:
         """Whether ``key`` has used up its limit (nothing is counted)."""
@@ -213,7 +187,7 @@ def on_networks(remote: str | None, networks: Iterable[Network]) -> bool:
     >>> on_networks("192.168.2.9", nets), on_networks("fe80::1%wlan0", nets)
     (False, True)
     """
-    address = _address(remote) if remote else None
+    address = peer_address(remote) if remote else None
     if address is None:
         return False
     return any(address.version == n.version and address in n for n in networks)

@@ -39,6 +39,7 @@ import hmac
 import logging
 import mimetypes
 import os
+import socket
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -62,7 +63,8 @@ from companion.vocabulary.phone import (
     new_token,
     parse_move,
 )
-from companion.web.admission import Admission, GatedSite, listening_sockets
+from companion.web.admission import Admission, Arrivals, GatedSite, listening_sockets
+from companion.web.door import Door
 from companion.web.limits import (
     CONNECTIONS_PER_ADDRESS,
     MAX_CONNECTIONS,
@@ -76,13 +78,13 @@ from companion.web.limits import (
     Network,
     QuietErrors,
     Window,
-    address_key,
     host_names,
     host_of,
     local_networks,
     on_networks,
 )
 from companion.web.live import LivePages, chunk
+from companion.web.peer import address_key
 from companion.web.snapshot import SnapshotBoard
 
 if TYPE_CHECKING:
@@ -215,6 +217,8 @@ class WebServer:
         self.refusals = Window(REFUSALS_PER_ADDRESS, REFUSAL_WINDOW)
         #: Requests turned away here, by why (they never reach the app loop).
         self.turned_away: dict[str, int] = {}
+        #: The process that accepts the connections (None: this thread accepts them).
+        self.door: Door | None = None
         self.port = port
         self.bind = bind
         self._code = code
@@ -265,6 +269,9 @@ class WebServer:
         self.turned_away[why] = self.turned_away.get(why, 0) + 1
         if key is not None:
             self.refusals.allow(key)
+            until = self.refusals.full_until(key)
+            if until is not None and self.door is not None:
+                self.door.close_to(key, until)
 
     def closed_to(self, key: str) -> bool:
         """Whether an address has earned too many refusals: its connections are closed
@@ -348,12 +355,12 @@ class WebServer:
         self._runner = runner
         try:
             try:
-                for sock in listening_sockets(self.bind or None, self.port):
-                    await GatedSite(runner, sock, self._protocol, self).start()
+                sockets = listening_sockets(self.bind or None, self.port)
             except OSError as error:
                 where = f"{self.bind or 'every address'}, port {self.port}"
                 self._fail(f"cannot serve the page for phones on {where}: {_reason(error)}")
                 return
+            await self._open_door(runner, sockets)
             addresses = runner.addresses
             self.bound_port = int(addresses[0][1]) if addresses else self.port
             self.board.listen(self._wake_threadsafe)
@@ -361,7 +368,32 @@ class WebServer:
             await self._stopped.wait()
         finally:
             self.board.listen(None)
+            door, self.door = self.door, None
+            if door is not None:
+                door.close()  # before the sockets close: the port is free after stop()
             await runner.cleanup()
+
+    async def _open_door(self, runner: web.AppRunner, sockets: list[socket.socket]) -> None:
+        """Serve ``sockets``: the door's process accepts their connections (this thread
+        does if it cannot start, or once it stops)."""
+        arrivals = Arrivals(self._protocol, self)
+        sites: list[GatedSite] = []
+
+        def lost(why: str) -> None:
+            log.warning("web: %s", why)
+            self.door = None
+            for site in sites:
+                site.accept_here()
+
+        door = Door(sockets, arrivals.admit, self._closed_by_door, lost)
+        self.door = door if door.open(asyncio.get_running_loop()) else None
+        for sock in sockets:
+            site = GatedSite(runner, sock, arrivals, accepting=self.door is None)
+            sites.append(site)
+            await site.start()
+
+    def _closed_by_door(self, count: int) -> None:
+        self.turned_away["refusals"] = self.turned_away.get("refusals", 0) + count
 
     def _wake(self) -> None:
         """In the loop: the table (or the code) changed; the live pages follow."""

@@ -295,6 +295,60 @@ def test_the_units_limits_hold_on_the_vms_service(appliance: Appliance) -> None:
             sock.close()
 
 
+#: Run in the VM: 20 unpaired POSTs from one loopback address, 10 more connections from
+#: it, then a GET from another; prints what each got (a status or the error's name).
+FLOOD_FROM_ONE_ADDRESS = """
+import http.client, json, sys
+def ask(source, method, token=None):
+    c = http.client.HTTPConnection("127.0.0.1", 8080, timeout=30, source_address=(source, 0))
+    headers = {"Content-Type": "application/json", "Cookie": "table=" + sys.argv[1]}
+    if token:
+        headers["X-Phone-Token"] = token
+    try:
+        body = json.dumps({"id": "vm-flood-00000001", "game": "1", "position": 0,
+                           "action": {"action": "undo"}})
+        c.request(method, "/api/act" if method == "POST" else "/", body=body, headers=headers)
+        return c.getresponse().status
+    except OSError as error:
+        return type(error).__name__
+    finally:
+        c.close()
+refused = [ask("127.0.0.9", "POST", "forged") for _ in range(20)]
+closed = [ask("127.0.0.9", "POST", "forged") for _ in range(10)]
+print(json.dumps([refused, closed, ask("127.0.0.10", "GET")]))
+"""
+
+
+def test_the_pages_door_on_the_vms_service(appliance: Appliance) -> None:
+    """Issue 37 and decision 0126 on the target: the page's door (companion/web/door.py)
+    is a process of the service's own: its user, its control group, no capability, nice
+    19 (the unit lets ``setpriority`` through for that), holding the page's listening
+    socket; an address refused 20 times is closed unread, another is answered."""
+    machine = appliance.machine
+    machine.bring_up_network()
+    appliance.wait_active(restarts=appliance.restarts())
+    pid = appliance.show("MainPID")["MainPID"]
+    door = machine.sh(f"pgrep -P {pid} -f companion.web.door").strip()
+    assert door.isdigit(), door
+    assert machine.sh(f"ps -o user=,ni= -p {door}").split() == ["hanabi", "19"]
+    assert machine.sh(f"cat /proc/{door}/cgroup") == machine.sh(f"cat /proc/{pid}/cgroup")
+    assert int(machine.sh(f"grep CapEff /proc/{door}/status").split()[1], 16) == 0
+    listening = machine.sh(f"ss -Hltnp 'sport = :{vm.GUEST_WEB_PORT}'")
+    assert f"pid={door}," in listening and f"pid={pid}," in listening, listening
+    journal = machine.run("journalctl", "-b", "-u", SERVICE, "-o", "cat", "--no-pager").stdout
+    code = re.findall(r"^phones: http://\S+[?&]code=([^&\s]+)$", journal, re.MULTILINE)
+    assert code, journal[-2000:]
+    done = machine.run(PYTHON, "-c", FLOOD_FROM_ONE_ADDRESS, code[-1], timeout=300)
+    refused, closed, other = json.loads(done.stdout)
+    assert refused == [401] * 20, refused
+    assert all(isinstance(what, str) for what in closed), closed  # no answer: closed
+    assert other == 200
+    assert (
+        "door stopped"
+        not in machine.run("journalctl", "-b", "-u", SERVICE, "-o", "cat", "--no-pager").stdout
+    )
+
+
 def test_the_servers_memory_under_the_installed_python(appliance: Appliance) -> None:
     """Issue 21's memory aim on the target: ``benchmarks/web_speed.py --rss`` with the
     installed venv's Python (trixie's 3.13, bookworm's 3.11) and its wheels: the resident

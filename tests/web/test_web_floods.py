@@ -29,9 +29,9 @@ from companion.web.limits import (
     REFUSALS_PER_ADDRESS,
     STREAMS_PER_ADDRESS,
     QuietErrors,
-    address_key,
     local_networks,
 )
+from companion.web.peer import address_key
 from companion.web.server import SERVER_NAME, TOKEN_HEADER, WebServer
 from companion.web.snapshot import SnapshotBoard, build_snapshot
 from engine import Card, GameSetup
@@ -148,15 +148,18 @@ def test_unpaired_posts_never_reach_the_app_loop(served, loop):
 
 def test_an_address_refused_too_often_is_closed_unread(served, loop):
     """Past REFUSALS_PER_ADDRESS unpaired POSTs in a minute an address's connections are
-    closed unread (a flood from it then costs an accept, not a request: the panel shares
-    the interpreter); a paired phone at another address acts as before."""
+    closed unread, by the door's process (a flood from it then costs the panel's
+    interpreter nothing); a paired phone at another address acts as before."""
     move = {"id": "x" * 20, "game": "1", "position": 3, "action": {"action": "undo"}}
     forged = {TOKEN_HEADER: "forged"}
     for _ in range(REFUSALS_PER_ADDRESS):
         assert ask(served, "POST", "/api/act", move, forged, source="127.0.0.30")[0] == 401
-    with pytest.raises(ConnectionError):
-        ask(served, "POST", "/api/act", move, forged, source="127.0.0.30")
-    assert served.turned_away["refusals"] == 1
+    for _ in range(30):
+        with pytest.raises(ConnectionError):
+            ask(served, "POST", "/api/act", move, forged, source="127.0.0.30")
+    # closed by the door's process (decision 0126), which says so within a second
+    assert wait_for(lambda: served.turned_away.get("refusals") == 30)
+    assert served.door is not None and served.door.turned_away == 30
     assert ask(served, "POST", "/api/act", move, {TOKEN_HEADER: TOKEN})[0] == 200
     assert len(loop.seen) == 1
 
@@ -375,7 +378,7 @@ def test_the_attack_benchmark_runs_small(tmp_path: Path) -> None:
     rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[2:]}
     assert set(rows) == {"pair", "unpaired"}
     for row in rows.values():
-        pairing, act_p99, journal = float(row[2]), float(row[4].removesuffix("ms")), row[8]
+        pairing, act_p99, journal = float(row[2]), float(row[4].removesuffix("ms")), row[9]
         key_p99 = float(row[5].removesuffix("ms"))
         assert pairing < 5 and act_p99 < 2000 and journal == "0", row
         assert 0 < key_p99 < 2000, row  # keys were timed to their frames
