@@ -170,8 +170,8 @@ def run_door(
 def main(arguments: list[str]) -> int:
     """``python -m companion.web.door CONTROL LISTENING...`` (descriptors), as
     :class:`Door` starts it."""
-    # It ends when the server closes its socket (or the app's process ends): Ctrl-C in
-    # a terminal and systemd's SIGTERM at stop are the app's to act on.
+    # It ends when the server kills it at stop, or closes its socket (the app's process
+    # ended): Ctrl-C in a terminal and systemd's SIGTERM are the app's to act on.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     # The panel first: the door's work is never urgent. Lowering one's own priority
@@ -191,7 +191,7 @@ def main(arguments: list[str]) -> int:
 class Door:
     """The server's side of the door: it starts the process, takes the connections it
     hands over (``admit``), tells it the closed addresses, and hears how many it closed
-    (``closed``). All but :meth:`open` and :meth:`close` run in the server's loop."""
+    (``closed``). All of it runs in the server's loop."""
 
     def __init__(
         self,
@@ -209,8 +209,6 @@ class Door:
         self.control: socket.socket | None = None
         self.process: subprocess.Popen[bytes] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._paused = False
-        self._stopping = False
 
     def open(self, loop: asyncio.AbstractEventLoop) -> bool:
         """Start the door's process; False (said in a line) if it cannot start."""
