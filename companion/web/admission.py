@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import socket
 from collections.abc import Callable
 from typing import Protocol
 
 from aiohttp import web
 
+# when the descriptors run out: the door and this thread wait alike
+from companion.web.door import ACCEPT_AGAIN, OUT_OF_RESOURCES
 from companion.web.limits import STREAM_BUFFER, STREAM_SOCKET_BUFFER, Gate
 from companion.web.peer import address_key
 
@@ -128,9 +129,6 @@ class Admission(asyncio.Protocol):
 
 #: Connections waiting to be accepted (the kernel's queue of a listening socket).
 BACKLOG = 128
-#: When the descriptors run out, accept again after this long (as asyncio does).
-ACCEPT_AGAIN = 1.0
-OUT_OF_RESOURCES = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 
 
 def listening_sockets(host: str | None, port: int) -> list[socket.socket]:
